@@ -1,0 +1,105 @@
+"""Benchmark runner: refml_fast against scikit-learn on the SPEC.md section 8 workloads.
+
+    python -m benchmarks.run [NAME ...] [--repeat 5] [--scale 1.0] [--with-refml]
+
+Each workload is a module in ``benchmarks/workloads`` defining ``WORKLOAD``, a dict:
+``name``, ``description``, ``make_data(scale) -> data``, ``fast(data)`` and
+``sklearn(data)`` (each doing the whole fit + predict of the workload and returning
+the predictions), and optionally ``refml(data)`` for the pure-Python package.
+All timings are taken in this one process on the same data.  The Numba cache is turned off
+here, so the first call of ``fast`` includes compilation: compile time is reported as
+first call minus the median of the later calls, apart from run time.  The ratio is
+refml_fast median / scikit-learn median (below 1.0: refml_fast is faster).
+"""
+
+import argparse
+import importlib
+import os
+import pkgutil
+import statistics
+import sys
+import time
+
+os.environ.setdefault("REFML_NUMBA_CACHE", "0")
+
+
+def discover():
+    import benchmarks.workloads as package
+
+    workloads = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"benchmarks.workloads.{info.name}")
+        for workload in getattr(module, "WORKLOADS", [getattr(module, "WORKLOAD", None)]):
+            if workload is not None:
+                workloads[workload["name"]] = workload
+    return workloads
+
+
+def timed(function, data):
+    start = time.perf_counter()
+    result = function(data)
+    return time.perf_counter() - start, result
+
+
+def measure(function, data, repeat):
+    """(first call seconds, median of ``repeat`` later calls, last result)."""
+    first, result = timed(function, data)
+    runs = []
+    for _ in range(repeat):
+        seconds, result = timed(function, data)
+        runs.append(seconds)
+    return first, statistics.median(runs), result
+
+
+def agreement(a, b):
+    import numpy as np
+
+    return float(np.mean(np.asarray(a) == np.asarray(b)))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run")
+    parser.add_argument("names", nargs="*", help="workloads to run (default: all)")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="multiply the sample counts (1.0 = the SPEC sizes)")
+    parser.add_argument("--with-refml", action="store_true",
+                        help="also time pure-Python refml (slow: use a small --scale)")
+    args = parser.parse_args(argv)
+
+    try:
+        import sklearn
+        have_sklearn = True
+    except ImportError:
+        have_sklearn = False
+        print("scikit-learn is not installed (pip install -e '.[bench]'): no ratios")
+
+    workloads = discover()
+    names = args.names or sorted(workloads)
+    header = (f"{'workload':10s} {'refml_fast s':>12s} {'compile s':>9s} {'sklearn s':>9s} "
+              f"{'ratio':>6s} {'agree':>6s}" + (f" {'refml s':>9s}" if args.with_refml else ""))
+    print(header)
+    print("-" * len(header))
+    for name in names:
+        workload = workloads[name]
+        data = workload["make_data"](args.scale)
+        first, fast_median, fast_result = measure(workload["fast"], data, args.repeat)
+        line = f"{name:10s} {fast_median:12.4f} {max(0.0, first - fast_median):9.2f}"
+        if have_sklearn:
+            _, sk_median, sk_result = measure(workload["sklearn"], data, args.repeat)
+            line += (f" {sk_median:9.4f} {fast_median / sk_median:6.2f}"
+                     f" {agreement(fast_result, sk_result):6.3f}")
+        else:
+            line += f" {'-':>9s} {'-':>6s} {'-':>6s}"
+        if args.with_refml and "refml" in workload:
+            seconds, _ = timed(workload["refml"], data)
+            line += f" {seconds:9.2f}"
+        print(line, flush=True)
+    print(f"\nratio = refml_fast / scikit-learn (median of {args.repeat} runs after a first "
+          f"call); compile = first call - median; agree = fraction of equal predictions; "
+          f"{os.cpu_count()} cores, scikit-learn {sklearn.__version__ if have_sklearn else '-'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

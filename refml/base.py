@@ -1,0 +1,193 @@
+"""The estimator contract shared by every classifier (SPEC.md section 3).
+
+``BaseEstimator`` gives ``get_params``, ``set_params`` and ``__repr__`` from the keyword-only
+``__init__``.  ``Classifier`` adds the shared fit/predict plumbing: input validation, the
+sorted ``classes_``, label codes 0..K-1, the {-1, +1} and {0, 1} views of a binary problem,
+``score`` and the not-fitted check.
+
+refml_fast reuses all of this unchanged.  Its classes mix in ``refml_fast.base.FastMixin``,
+which overrides only the representation hooks below (``_as_matrix``, ``_as_codes``,
+``_as_output``, ``_labels_from_codes``) so that data travel as numpy arrays.
+"""
+
+import inspect
+import warnings
+
+from . import _validation as validation
+
+
+class NotFittedError(ValueError, AttributeError):
+    """Raised when an estimator is used before ``fit``."""
+
+
+class ConvergenceWarning(UserWarning):
+    """An iterative fit stopped at its iteration cap before converging."""
+
+
+class BaseEstimator:
+    """Parameters from the keyword-only ``__init__``; learned state ends in ``_``."""
+
+    @classmethod
+    def _param_names(cls):
+        signature = inspect.signature(cls.__init__)
+        return sorted(name for name, p in signature.parameters.items()
+                      if name != "self" and p.kind == p.KEYWORD_ONLY)
+
+    def get_params(self, deep=True):
+        """The hyper-parameters as a dict (nested estimators as ``name__param`` if deep)."""
+        params = {}
+        for name in self._param_names():
+            value = getattr(self, name)
+            params[name] = value
+            if deep and isinstance(value, BaseEstimator):
+                for sub_name, sub_value in value.get_params(deep=True).items():
+                    params[f"{name}__{sub_name}"] = sub_value
+        return params
+
+    def set_params(self, **params):
+        """Set hyper-parameters by name (``name__param`` reaches a nested estimator)."""
+        valid = self._param_names()
+        for key, value in params.items():
+            name, _, sub_name = key.partition("__")
+            if name not in valid:
+                raise ValueError(f"Invalid parameter {name!r} for estimator "
+                                 f"{type(self).__name__}. Valid parameters are: {valid!r}")
+            if sub_name:
+                getattr(self, name).set_params(**{sub_name: value})
+            else:
+                setattr(self, name, value)
+        return self
+
+    def __repr__(self):
+        signature = inspect.signature(type(self).__init__)
+        shown = []
+        for name in self._param_names():
+            value = getattr(self, name)
+            default = signature.parameters[name].default
+            if not _same_value(value, default):
+                shown.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+    def _check_is_fitted(self):
+        fitted = [name for name in vars(self) if name.endswith("_") and not name.startswith("_")]
+        if not fitted:
+            raise NotFittedError(
+                f"This {type(self).__name__} instance is not fitted yet. Call 'fit' with "
+                "appropriate arguments before using this estimator.")
+
+
+def _same_value(a, b):
+    try:
+        return type(a) is type(b) and bool(a == b) or (a != a and b != b)
+    except Exception:
+        return a is b
+
+
+def clone(estimator):
+    """A new, unfitted estimator of the same class with the same hyper-parameters."""
+    params = estimator.get_params(deep=False)
+    return type(estimator)(**{name: clone(value) if isinstance(value, BaseEstimator) else value
+                              for name, value in params.items()})
+
+
+def warn_not_converged(message):
+    """Emit a ``ConvergenceWarning`` pointing at the caller of ``fit``."""
+    warnings.warn(message, ConvergenceWarning, stacklevel=3)
+
+
+class Classifier(BaseEstimator):
+    """Shared plumbing of every classifier; subclasses write ``_fit`` and ``_predict_codes``.
+
+    Subclasses whose model is defined for two classes only set ``_binary_only = True``;
+    every classifier needs at least ``_min_classes`` classes (2 unless a subclass says).
+    """
+
+    _binary_only = False
+    _min_classes = 2
+
+    # --- representation hooks (refml_fast overrides these four and nothing else here) ---
+    @staticmethod
+    def _as_matrix(X):
+        return validation.as_matrix(X)
+
+    @staticmethod
+    def _as_codes(codes):
+        return codes
+
+    @staticmethod
+    def _as_output(values):
+        """Wrap a computed list (probabilities, scores) for the caller."""
+        return values
+
+    def _labels_from_codes(self, codes):
+        return [self.classes_[code] for code in codes]
+
+    @staticmethod
+    def _n_rows_cols(X):
+        return len(X), len(X[0])
+
+    # --- fit / predict plumbing ---
+    def _validate_fit(self, X, y):
+        """(X, codes) validated; sets ``classes_`` and ``n_features_in_`` only on success."""
+        X = self._as_matrix(X)
+        labels = validation.as_labels(y)
+        n_samples, n_features = self._n_rows_cols(X)
+        validation.check_consistent_length(n_samples, len(labels))
+        classes, codes = validation.encode_labels(labels)
+        name = type(self).__name__
+        if self._binary_only:
+            validation.check_binary(classes, name)
+        else:
+            validation.check_n_classes(classes, self._min_classes, name)
+        return X, self._as_codes(codes), classes, n_features
+
+    def _validate_predict(self, X):
+        """X validated against the fitted number of features."""
+        self._check_is_fitted()
+        X = self._as_matrix(X)
+        validation.check_n_features(self._n_rows_cols(X)[1], self.n_features_in_,
+                                    type(self).__name__)
+        return X
+
+    def fit(self, X, y):
+        """Validate, then learn; nothing is stored if validation or learning fails."""
+        X, codes, classes, n_features = self._validate_fit(X, y)
+        self._check_params(X)
+        self.classes_ = classes
+        self.n_features_in_ = n_features
+        try:
+            self._fit(X, codes)
+        except BaseException:
+            self._forget()
+            raise
+        return self
+
+    def _forget(self):
+        """Drop every learned attribute (used when a fit fails half-way)."""
+        for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("_")]:
+            delattr(self, name)
+
+    def _check_params(self, X):
+        """Hyper-parameter checks at fit time; subclasses extend."""
+
+    def predict(self, X):
+        """The predicted class label of each row of X, drawn from ``classes_``."""
+        X = self._validate_predict(X)
+        return self._labels_from_codes(self._predict_codes(X))
+
+    def score(self, X, y):
+        """Accuracy: the fraction of rows of X whose prediction equals y."""
+        predictions = list(self.predict(X))
+        labels = validation.as_labels(y)
+        validation.check_consistent_length(len(predictions), len(labels))
+        correct = 0
+        for predicted, label in zip(predictions, labels):
+            if predicted == label:
+                correct += 1
+        return correct / len(labels)
+
+    # --- helpers for binary algorithms (SPEC section 2) ---
+    @staticmethod
+    def signs_from_codes(codes):
+        """classes_[0] -> -1, classes_[1] -> +1: the lectures' y in {-1, +1}."""
+        return [1.0 if code == 1 else -1.0 for code in codes]
