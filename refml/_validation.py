@@ -92,11 +92,11 @@ def _to_float(value, name):
 def as_matrix(X, name="X"):
     """X as a fresh ``list[list[float]]``, validated; the input is never modified."""
     if not _is_row(X):
-        raise ValueError(not_2d_message(f"scalar {type(X).__name__}"))
+        raise ValueError(not_2d_message("scalar"))
     if hasattr(X, "tolist") and callable(X.tolist):  # numpy arrays and friends
         X = X.tolist()
         if not isinstance(X, list):
-            raise ValueError(not_2d_message("scalar array"))
+            raise ValueError(not_2d_message("scalar"))
     rows = list(X)
     if len(rows) == 0:
         raise ValueError(empty_samples_message(0))

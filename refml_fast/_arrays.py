@@ -21,7 +21,7 @@ def as_matrix(X, name="X"):
 
 def _check_numeric_array(X, name):
     if X.ndim == 0:
-        raise ValueError(validation.not_2d_message("scalar array"))
+        raise ValueError(validation.not_2d_message("scalar"))
     if X.ndim == 1:
         if X.shape[0] == 0:
             raise ValueError(validation.empty_samples_message(0))

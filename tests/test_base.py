@@ -1,0 +1,101 @@
+"""The estimator contract of refml.base on a tiny classifier defined here."""
+
+import pickle
+
+import pytest
+
+from refml.base import (BaseEstimator, Classifier, ConvergenceWarning, NotFittedError, clone,
+                        warn_not_converged)
+
+
+class MajorityClassifier(Classifier):
+    """Predicts the most frequent training class (ties: the first in classes_ order)."""
+
+    def __init__(self, *, offset=0, name="m", fail=False):
+        self.offset = offset
+        self.name = name
+        self.fail = fail
+
+    def _check_params(self, X):
+        if self.offset < 0:
+            raise ValueError("Invalid parameter offset")
+
+    def _fit(self, X, codes):
+        if self.fail:
+            raise RuntimeError("boom")
+        counts = [list(codes).count(k) for k in range(len(self.classes_))]
+        self.majority_ = counts.index(max(counts))
+
+    def _predict_codes(self, X):
+        return [self.majority_] * len(X)
+
+
+class Wrapper(BaseEstimator):
+    def __init__(self, *, inner=None, size=1):
+        self.inner = inner
+        self.size = size
+
+
+X = [[0.0], [1.0], [2.0], [3.0]]
+
+
+def test_fit_sets_classes_and_features_and_predicts_from_classes():
+    model = MajorityClassifier().fit(X, ["b", "a", "b", "c"])
+    assert model.classes_ == ["a", "b", "c"] and model.n_features_in_ == 1
+    assert model.predict([[5.0], [6.0]]) == ["b", "b"]
+    assert model.score(X, ["b", "b", "a", "b"]) == 0.75
+
+
+def test_majority_tie_goes_to_first_class():
+    assert MajorityClassifier().fit(X, [2, 1, 2, 1]).predict([[0.0]]) == [1]
+
+
+def test_get_set_params_and_repr():
+    model = MajorityClassifier(offset=2)
+    assert model.get_params() == {"fail": False, "name": "m", "offset": 2}
+    assert repr(model) == "MajorityClassifier(offset=2)"
+    assert model.set_params(name="z") is model and model.name == "z"
+    with pytest.raises(ValueError, match="Invalid parameter 'nope'"):
+        model.set_params(nope=1)
+
+
+def test_nested_params_and_clone():
+    outer = Wrapper(inner=MajorityClassifier(offset=1), size=3)
+    assert outer.get_params()["inner__offset"] == 1
+    outer.set_params(inner__offset=4)
+    assert outer.inner.offset == 4
+    twin = clone(outer)
+    assert twin.inner is not outer.inner and twin.inner.offset == 4 and twin.size == 3
+
+
+def test_failed_fit_leaves_no_learned_state():
+    model = MajorityClassifier(fail=True)
+    with pytest.raises(RuntimeError):
+        model.fit(X, [0, 1, 0, 1])
+    assert not hasattr(model, "classes_")
+    with pytest.raises(NotFittedError):
+        model.predict(X)
+
+
+def test_bad_hyper_parameter_is_reported_at_fit_not_init():
+    model = MajorityClassifier(offset=-1)
+    with pytest.raises(ValueError, match="offset"):
+        model.fit(X, [0, 1, 0, 1])
+    assert not hasattr(model, "classes_")
+
+
+def test_not_fitted_error_is_value_and_attribute_error():
+    with pytest.raises(ValueError):
+        MajorityClassifier().predict(X)
+    with pytest.raises(AttributeError):
+        MajorityClassifier().predict(X)
+
+
+def test_pickle_round_trip():
+    model = MajorityClassifier().fit(X, [0, 1, 1, 1])
+    assert pickle.loads(pickle.dumps(model)).predict(X) == model.predict(X)
+
+
+def test_convergence_warning_is_a_user_warning():
+    with pytest.warns(ConvergenceWarning, match="cap"):
+        warn_not_converged("stopped at the cap")
