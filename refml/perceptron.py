@@ -1,0 +1,331 @@
+"""The perceptron (Rosenblatt, 1957) and its mistake bound (Novikoff, 1962).
+
+The model is the linear threshold function of lecture 000, eq. (2.23),
+
+    y_hat(x) = sign(theta'x~),   x~ = [1, x],   theta~ = [theta_0, theta_1, ..., theta_d],
+
+with the bias carried by the augmented x~ of lecture 004, section 3.2 (``fit_intercept``;
+lecture 004 writes theta~ = [-b, w], so ``intercept_`` = theta_0 = -b) and sign(0) = +1
+(lecture 002, "linear classifier": sign(W'x) = 1 when W'x >= 0).
+
+The rule.  Start from theta^0 = 0.  Point i is a *mistake* when
+
+    y_i theta'x~_i <= 0,                                        (lecture 002, Algorithm 5)
+
+and a mistake is corrected by  theta <- theta + gamma_t y_i x~_i.
+Lectures 000 (the set m(theta), section 2.3.4) and 001 ("Perceptron algorithm: separable
+case") print the strict form y_i theta'x_i < 0; from theta^0 = 0 nothing is then a mistake
+and the algorithm stops at once with theta = 0, so the code follows Algorithm 5 and lecture
+003's set M_beta, which use <= (SPEC.md section 6).
+
+The order in which mistakes are visited (``order``):
+
+- "cyclic": passes over i = 1..n, correcting each mistake on the way (lecture 001, "repeat /
+  for i = 1...n"); it stops after a pass with no mistake.
+- "batch": lecture 002, Algorithm 5: scan from i = 1, correct the *first* mistake found,
+  scan again from i = 1; it stops when a scan finds no mistake.
+- "random": lectures 000 and 003: draw i uniformly among the current mistakes m(theta^t),
+  using the shared SplitMix64 stream (``random_state``); it stops when m(theta^t) is empty.
+
+``max_iter`` counts passes (SPEC.md section 6).  A pass is n points examined: one sweep
+i = 1..n for "cyclic"; n examinations for "batch" (a scan ends at its first mistake and the
+next scan starts again at i = 1, so a pass may hold several scans); n draws for "random" (the
+search for m(theta) that finds it empty ends the fit in the pass it falls in).
+
+The step (``schedule``): "constant" is gamma_t = ``learning_rate`` (lecture 001: "in
+practice take gamma = 1"; on separable data any constant gamma > 0 makes the same mistakes,
+theta just scales by gamma).  "decreasing" is lecture 001's non-separable case,
+
+    gamma_t = learning_rate / t,   t = 1, 2, ... the number of points examined so far,
+
+(a visit, a draw, or a point a batch scan checks: lecture 001's "t -> t + 1" once per pair
+picked), so that sum_t gamma_t = infinity (harmonic series) and sum_t gamma_t^2 =
+learning_rate^2 pi^2 / 6 < infinity: theta then stabilises even when no separator exists.
+
+Relation to the update of lecture 004, theta <- theta + (1/2)(y - y_hat) x~ with
+y_hat = sign(theta'x~) in {-1, +1}: (1/2)(y - y_hat) is 0 when y_hat = y and y otherwise, so
+it is the update above with gamma = 1 whenever theta'x~ != 0.  At theta'x~ = 0, sign(0) = +1
+makes a point with y = +1 count as correct in lecture 004 (no update) while y theta'x~ = 0 <= 0
+is a mistake here (update +x~); for y = -1 both update by -x~.  From theta^0 = 0 this is why
+lecture 004's rule skips the leading +1 points and this one does not.
+
+Theorem 2.3 (lecture 000; Novikoff's proof in lecture 002): on data separated by theta* with
+margin delta = min_i y_i theta*'x_i / ||theta*|| > 0 and R = max_i ||x_i||, the number of
+updates is at most R^2 / delta^2 (``mistake_bound``), for every order and constant step.
+"""
+
+import math
+import warnings
+
+from . import _linalg as linalg
+from . import _validation as validation
+from ._random import check_random_state
+from .base import Classifier, warn_not_converged
+
+ORDERS = ("cyclic", "batch", "random")
+SCHEDULES = ("constant", "decreasing")
+
+
+class Perceptron(Classifier):
+    """Binary perceptron: theta <- theta + gamma_t y_i x~_i on every mistake y_i theta'x~_i <= 0.
+
+    Parameters
+    ----------
+    order : "cyclic", "batch" or "random"
+        Which mistake is corrected next (see the module docstring).
+    learning_rate : float > 0
+        gamma (lecture 001), eta (lecture 003): the constant step, or the scale of the
+        decreasing one.
+    schedule : "constant" or "decreasing"
+        gamma_t = learning_rate, or gamma_t = learning_rate / t with t the number of points
+        examined so far (sum gamma_t = inf, sum gamma_t^2 < inf).
+    fit_intercept : bool
+        Learn a bias through x~ = [1, x] (lecture 004); if False the boundary passes
+        through the origin, as in lectures 000 and 002.
+    max_iter : int >= 1
+        The cap on passes over the data (a pass = n points examined).
+    random_state : int or None
+        Seed of the draws of order="random" (unused by the other orders).
+    store_trajectory : bool
+        Keep theta^0 = 0, theta^1, ... (one entry per update) in ``trajectory_``.
+
+    Attributes
+    ----------
+    classes_ : the two sorted labels; classes_[0] plays y = -1, classes_[1] plays y = +1.
+    coef_ : theta_1..theta_d, a vector of length d.
+    intercept_ : theta_0 (0.0 when fit_intercept is False).
+    n_mistakes_ : the number of updates made (the t of Theorem 2.3).
+    n_iter_ : the number of passes used (the last one possibly partial).
+    converged_ : True when the fit ended on a pass or scan with no mistake, so that the
+        final theta separates the training data; False when ``max_iter`` stopped it (a
+        ``ConvergenceWarning`` is emitted and the last theta is kept, a usable model).
+    trajectory_ : [theta~^0, theta~^1, ...] with theta~ = [theta_0, theta_1..d] (or
+        [theta_1..d] without intercept), or None unless store_trajectory.
+
+    Examples
+    --------
+    >>> model = Perceptron().fit([[0.0, 0.0], [1.0, 1.0], [3.0, 3.0], [4.0, 3.0]], [0, 0, 1, 1])
+    >>> model.predict([[0.5, 0.0], [3.5, 3.5]]), model.converged_
+    ([0, 1], True)
+    """
+
+    _binary_only = True
+
+    def __init__(self, *, order="cyclic", learning_rate=1.0, schedule="constant",
+                 fit_intercept=True, max_iter=1000, random_state=None, store_trajectory=False):
+        self.order = order
+        self.learning_rate = learning_rate
+        self.schedule = schedule
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.store_trajectory = store_trajectory
+
+    def _check_params(self, X):
+        validation.check_option(self.order, "order", ORDERS)
+        validation.check_scalar(self.learning_rate, "learning_rate", "real", 0.0, math.inf,
+                                low_open=True, high_open=True)
+        validation.check_option(self.schedule, "schedule", SCHEDULES)
+        _check_bool(self.fit_intercept, "fit_intercept")
+        validation.check_scalar(self.max_iter, "max_iter", "int", 1)
+        _check_bool(self.store_trajectory, "store_trajectory")
+        check_random_state(self.random_state)
+
+    def _fit(self, X, codes):
+        generator = check_random_state(self.random_state)
+        theta, n_mistakes, n_iter, converged, trajectory = self._run_passes(X, codes, generator)
+        self.intercept_ = float(theta[0]) if self.fit_intercept else 0.0
+        self.coef_ = theta[1:] if self.fit_intercept else theta
+        self.n_mistakes_ = n_mistakes
+        self.n_iter_ = n_iter
+        self.converged_ = converged
+        self.trajectory_ = trajectory if self.store_trajectory else None
+        if not converged:
+            warn_not_converged(
+                f"Perceptron did not converge: every one of max_iter={self.max_iter} passes "
+                f"found a mistake ({n_mistakes} updates); the data may not be linearly "
+                "separable. The last theta is kept.")
+
+    def _run_passes(self, X, codes, generator):
+        """(theta~, n_mistakes, n_iter, converged, trajectory): the loop refml_fast replaces."""
+        y = self.signs_from_codes(codes)
+        rows = [[1.0] + x for x in X] if self.fit_intercept else X
+        trajectory = [[0.0] * len(rows[0])] if self.store_trajectory else None
+        decreasing = self.schedule == "decreasing"
+        if self.order == "cyclic":
+            run = cyclic_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
+                                trajectory)
+        elif self.order == "batch":
+            run = batch_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
+                               trajectory)
+        else:
+            run = random_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
+                                trajectory, generator)
+        return run + (trajectory,)
+
+    def decision_function(self, X):
+        """theta'x~ = theta_0 + sum_j theta_j x_j for each row (its sign is the prediction)."""
+        X = self._validate_predict(X)
+        return self._as_output(self._decision_values(X))
+
+    def _decision_values(self, X):
+        scores = []
+        for x in X:
+            # The same float operations, in the same order, as dot(theta~, x~) during fit.
+            score = 0.0 + self.intercept_
+            for theta_j, x_j in zip(self.coef_, x):
+                score += theta_j * x_j
+            scores.append(score)
+        return scores
+
+    def _predict_codes(self, X):
+        # sign(0) = +1: a point on the boundary goes to classes_[1].
+        return [1 if score >= 0.0 else 0 for score in self._decision_values(X)]
+
+
+def _check_bool(value, name):
+    if not isinstance(value, bool):
+        raise ValueError(f"Invalid parameter {name}={value!r}: must be True or False")
+
+
+# ----------------------------------------------------------------------------------------
+# The three orders.  Each returns (theta~, n_mistakes, n_iter, converged) and appends a copy
+# of theta~ after every update to ``trajectory`` when it is a list.
+
+
+def is_mistake(theta, x, y):
+    """y theta'x <= 0: a point on the boundary is a mistake (lecture 002, Algorithm 5)."""
+    return y * linalg.dot(theta, x) <= 0.0
+
+
+def step_size(learning_rate, decreasing, t):
+    """gamma_t: learning_rate, or learning_rate / t (sum = inf, sum of squares < inf)."""
+    return learning_rate / t if decreasing else learning_rate
+
+
+def update(theta, x, step, trajectory):
+    """theta <- theta + step x in place, step = gamma_t y_i (the greedy update of lecture 002:
+    afterwards y_i theta'x_i has grown by gamma_t ||x_i||^2)."""
+    for j in range(len(theta)):
+        theta[j] += step * x[j]
+    if trajectory is not None:
+        trajectory.append(list(theta))
+
+
+def cyclic_passes(rows, y, learning_rate, decreasing, max_iter, trajectory):
+    """Passes over i = 1..n, correcting every mistake met (lecture 001)."""
+    n = len(rows)
+    theta = [0.0] * len(rows[0])
+    n_mistakes = t = 0
+    for n_pass in range(1, max_iter + 1):
+        mistakes_in_pass = 0
+        for i in range(n):
+            t += 1
+            if is_mistake(theta, rows[i], y[i]):
+                update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i],
+                       trajectory)
+                mistakes_in_pass += 1
+        n_mistakes += mistakes_in_pass
+        if mistakes_in_pass == 0:
+            return theta, n_mistakes, n_pass, True
+    return theta, n_mistakes, max_iter, False
+
+
+def batch_passes(rows, y, learning_rate, decreasing, max_iter, trajectory):
+    """Lecture 002, Algorithm 5: correct the first mistake of a scan from i = 1, rescan."""
+    n = len(rows)
+    theta = [0.0] * len(rows[0])
+    n_mistakes = examined = 0
+    cap = max_iter * n
+    while True:
+        first_mistake = None
+        for i in range(n):
+            if examined == cap:
+                return theta, n_mistakes, max_iter, False
+            examined += 1
+            if is_mistake(theta, rows[i], y[i]):
+                first_mistake = i
+                break
+        if first_mistake is None:  # "else output w^(t)"
+            return theta, n_mistakes, (examined + n - 1) // n, True
+        i = first_mistake
+        update(theta, rows[i], step_size(learning_rate, decreasing, examined) * y[i],
+               trajectory)
+        n_mistakes += 1
+
+
+def random_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, generator):
+    """Lecture 000: pick i uniformly in m(theta^t) (listed by index), until it is empty."""
+    n = len(rows)
+    theta = [0.0] * len(rows[0])
+    n_mistakes = 0
+    for t in range(1, max_iter * n + 1):
+        mistakes = [i for i in range(n) if is_mistake(theta, rows[i], y[i])]
+        if not mistakes:
+            return theta, n_mistakes, (t - 1) // n + 1, True
+        i = mistakes[generator.randbelow(len(mistakes))]
+        update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i], trajectory)
+        n_mistakes += 1
+    return theta, n_mistakes, max_iter, False
+
+
+# ----------------------------------------------------------------------------------------
+# Theorem 2.3.
+
+
+def mistake_bound(X, y, theta=None, fit_intercept=False):
+    """R^2 / delta^2: Theorem 2.3's cap on the perceptron's mistakes (lecture 000).
+
+    R = max_i ||x_i||_2 (eq. 2.24) and delta = min_i y_i theta'x_i / ||theta||_2 (eq. 2.25),
+    the margin of the separator ``theta``; with ``fit_intercept`` the rows are the augmented
+    x~_i = [1, x_i] and theta = [theta_0, theta_1..d], matching a Perceptron fitted with
+    fit_intercept=True (note the default here is False, the lectures' form).  Labels map
+    classes_[0] -> -1, classes_[1] -> +1.
+
+    When ``theta`` is None the separator is the one the cyclic perceptron itself finds
+    (max_iter=1000): the theorem holds for *any* separator theta*, so this is a valid bound,
+    though usually a loose one (its margin is small); pass the generating or max-margin
+    separator for a tighter bound.
+
+    Raises ValueError if theta does not separate the data (delta <= 0), has the wrong
+    length, or, with theta None, if the perceptron finds no separator.
+    """
+    return _mistake_bound(Perceptron, X, y, theta, fit_intercept)
+
+
+def _mistake_bound(perceptron_class, X, y, theta, fit_intercept):
+    X = validation.as_matrix(X)
+    labels = validation.as_labels(y)
+    validation.check_consistent_length(len(X), len(labels))
+    classes, codes = validation.encode_labels(labels)
+    validation.check_binary(classes, "mistake_bound")
+    _check_bool(fit_intercept, "fit_intercept")
+    rows = [[1.0] + x for x in X] if fit_intercept else X
+    if theta is None:
+        theta = _perceptron_separator(perceptron_class, X, labels, fit_intercept)
+    else:
+        theta = validation.as_matrix([theta], "theta")[0]
+        if len(theta) != len(rows[0]):
+            raise ValueError(f"theta has {len(theta)} entries, expected {len(rows[0])} "
+                             f"({'1 + ' if fit_intercept else ''}{len(X[0])} features)")
+    R = max(linalg.norm(x) for x in rows)                                 # eq. (2.24)
+    worst = min(sign * linalg.dot(theta, x)
+                for sign, x in zip(Classifier.signs_from_codes(codes), rows))
+    if not worst > 0.0:
+        raise ValueError(f"theta does not separate the data: min_i y_i theta'x_i = {worst!r} "
+                         "<= 0, so the margin delta is not positive")
+    delta = worst / linalg.norm(theta)                                    # eq. (2.25)
+    return (R * R) / (delta * delta)
+
+
+def _perceptron_separator(perceptron_class, X, labels, fit_intercept):
+    model = perceptron_class(fit_intercept=fit_intercept)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.fit(X, labels)
+    if not model.converged_:
+        raise ValueError("no separator found: the perceptron did not converge in "
+                         f"{model.max_iter} passes (the data may not be linearly separable"
+                         f"{'' if fit_intercept else ' through the origin'}); pass theta")
+    coef = [float(v) for v in model.coef_]
+    return [model.intercept_] + coef if fit_intercept else coef

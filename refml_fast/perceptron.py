@@ -1,0 +1,193 @@
+"""The perceptron's passes and decision values as Numba kernels (see refml.perceptron).
+
+The kernels repeat refml's float operations in refml's order, so ``coef_``, ``intercept_``,
+the mistakes and the predictions are identical, not merely close:
+
+- the margin theta'x~ is summed left to right from 0.0: the bias term theta_0 * 1 first,
+  then theta_j x_j for j = 1..d (refml's ``_linalg.dot`` over the augmented row);
+- the update is theta_j += (gamma_t y_i) x_ij, with gamma_t = learning_rate / t for the
+  decreasing schedule (the integer t converted to float64, as Python does);
+- order="random" lists the mistakes by index and draws one with the shared SplitMix64
+  ``randbelow`` (refml_fast._random), the same stream as refml's Generator.
+
+No BLAS dot anywhere a sign decides: its summation order differs from refml's.
+"""
+
+import numpy as np
+
+from refml import perceptron as reference
+
+from . import _random
+from ._config import kernel
+from .base import FastMixin
+
+ORDER_CODES = {"cyclic": 0, "batch": 1, "random": 2}
+
+
+class Perceptron(FastMixin, reference.Perceptron):
+    __doc__ = reference.Perceptron.__doc__
+
+    def _run_passes(self, X, codes, generator):
+        y = np.where(codes == 1, 1.0, -1.0)
+        n_weights = X.shape[1] + (1 if self.fit_intercept else 0)
+        start = _random.state_array(generator)
+        state = start.copy()
+        # Row k of ``trajectory`` receives theta~ after update k, while rows remain; a first
+        # run counts the updates, a second one (same random stream) records them all.
+        trajectory = np.zeros((1, n_weights))
+        theta, n_mistakes, n_iter, converged = self._passes(X, y, state, trajectory)
+        if self.store_trajectory:
+            trajectory = np.zeros((n_mistakes + 1, n_weights))
+            state = start.copy()
+            theta, n_mistakes, n_iter, converged = self._passes(X, y, state, trajectory)
+        _random.store_state(generator, state)
+        return theta, n_mistakes, n_iter, converged, trajectory
+
+    def _passes(self, X, y, state, trajectory):
+        theta = np.zeros(trajectory.shape[1])
+        n_mistakes, n_iter, converged = perceptron_passes(
+            ORDER_CODES[self.order], X, y, theta, self.fit_intercept,
+            float(self.learning_rate), self.schedule == "decreasing", self.max_iter, state,
+            trajectory)
+        return theta, int(n_mistakes), int(n_iter), bool(converged)
+
+    def _decision_values(self, X):
+        scores = np.empty(X.shape[0])
+        decision_values(X, np.asarray(self.coef_, dtype=np.float64), float(self.intercept_),
+                        scores)
+        return scores
+
+    def _predict_codes(self, X):
+        scores = self._decision_values(X)
+        return (scores >= 0.0).astype(np.int64)  # sign(0) = +1 -> classes_[1]
+
+
+def mistake_bound(X, y, theta=None, fit_intercept=False):
+    return reference._mistake_bound(Perceptron, X, y, theta, fit_intercept)
+
+
+mistake_bound.__doc__ = reference.mistake_bound.__doc__
+
+
+# ----------------------------------------------------------------------------------------
+# Kernels.  theta has length d + fit_intercept; theta[0] is the bias when fit_intercept.
+
+
+@kernel
+def margin(theta, X, i, fit_intercept):
+    """theta'x~_i summed from 0.0 left to right (refml's dot over [1, x_i])."""
+    total = 0.0
+    offset = 0
+    if fit_intercept:
+        total += theta[0] * 1.0
+        offset = 1
+    for j in range(X.shape[1]):
+        total += theta[offset + j] * X[i, j]
+    return total
+
+
+@kernel
+def update(theta, X, i, step, fit_intercept, n_mistakes, trajectory):
+    """theta <- theta + step x~_i (step = gamma_t y_i); row n_mistakes of the trajectory."""
+    offset = 0
+    if fit_intercept:
+        theta[0] += step * 1.0
+        offset = 1
+    for j in range(X.shape[1]):
+        theta[offset + j] += step * X[i, j]
+    if n_mistakes < trajectory.shape[0]:
+        trajectory[n_mistakes, :] = theta
+
+
+@kernel
+def step_size(learning_rate, decreasing, t):
+    if decreasing:
+        return learning_rate / np.float64(t)
+    return learning_rate
+
+
+@kernel
+def cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, trajectory):
+    n = X.shape[0]
+    n_mistakes = 0
+    t = 0
+    for n_pass in range(1, max_iter + 1):
+        mistakes_in_pass = 0
+        for i in range(n):
+            t += 1
+            if y[i] * margin(theta, X, i, fit_intercept) <= 0.0:
+                n_mistakes += 1
+                update(theta, X, i, step_size(learning_rate, decreasing, t) * y[i],
+                       fit_intercept, n_mistakes, trajectory)
+                mistakes_in_pass += 1
+        if mistakes_in_pass == 0:
+            return n_mistakes, n_pass, True
+    return n_mistakes, max_iter, False
+
+
+@kernel
+def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, trajectory):
+    n = X.shape[0]
+    n_mistakes = 0
+    examined = 0
+    cap = max_iter * n
+    while True:
+        first_mistake = -1
+        for i in range(n):
+            if examined == cap:
+                return n_mistakes, max_iter, False
+            examined += 1
+            if y[i] * margin(theta, X, i, fit_intercept) <= 0.0:
+                first_mistake = i
+                break
+        if first_mistake < 0:
+            return n_mistakes, (examined + n - 1) // n, True
+        i = first_mistake
+        n_mistakes += 1
+        update(theta, X, i, step_size(learning_rate, decreasing, examined) * y[i],
+               fit_intercept, n_mistakes, trajectory)
+
+
+@kernel
+def random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
+                  trajectory):
+    n = X.shape[0]
+    mistakes = np.empty(n, dtype=np.int64)
+    n_mistakes = 0
+    for t in range(1, max_iter * n + 1):
+        count = 0
+        for i in range(n):
+            if y[i] * margin(theta, X, i, fit_intercept) <= 0.0:
+                mistakes[count] = i
+                count += 1
+        if count == 0:
+            return n_mistakes, (t - 1) // n + 1, True
+        i = mistakes[_random.randbelow(state, count)]
+        n_mistakes += 1
+        update(theta, X, i, step_size(learning_rate, decreasing, t) * y[i], fit_intercept,
+               n_mistakes, trajectory)
+    return n_mistakes, max_iter, False
+
+
+@kernel
+def perceptron_passes(order, X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
+                      state, trajectory):
+    """Dispatch on the order code: 0 cyclic, 1 batch, 2 random."""
+    if order == 0:
+        return cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
+                             trajectory)
+    if order == 1:
+        return batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
+                            trajectory)
+    return random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
+                         state, trajectory)
+
+
+@kernel
+def decision_values(X, coef, intercept, out):
+    """out_i = (0.0 + theta_0) + sum_j theta_j x_ij, left to right, as in refml."""
+    for i in range(X.shape[0]):
+        total = 0.0 + intercept
+        for j in range(X.shape[1]):
+            total += coef[j] * X[i, j]
+        out[i] = total
