@@ -21,7 +21,7 @@ def _cases():
     for package in ("refml", "refml_fast"):
         names = set(importlib.import_module(package).__all__)
         marks = [pytest.mark.fast] if package == "refml_fast" else []
-        cases += [pytest.param(package, name, id=f"{package}-{name}", marks=marks)
+        cases += [pytest.param((package, name), id=f"{package}-{name}", marks=marks)
                   for name in REGISTRY if name in names]
     return cases
 
