@@ -1,0 +1,238 @@
+"""Perceptron (refml.perceptron / refml_fast.perceptron): runs traced by hand, the orders,
+the steps, the bias, non-convergence, the mistake bound, and exact parity of the floats."""
+
+import math
+import warnings
+
+import pytest
+
+from tests.helpers import as_list
+
+# Three points separable through the origin by theta* = [1, 3], chosen so that an update on
+# z2 = y2 x2 breaks the earlier z1: cyclic order then corrects z3 next while the batch order
+# (Algorithm 5) goes back to z1, and the two trajectories differ.  String labels: "no" is
+# classes_[0] (y = -1), "yes" is classes_[1] (y = +1).
+THREE_X = [[1.0, 0.0], [-2.0, 1.0], [-1.0, -1.0]]
+THREE_Y = ["yes", "yes", "no"]
+# By hand, z = y x = [1, 0], [-2, 1], [1, 1]; a mistake is theta'z <= 0 and adds z.
+THREE_CYCLIC = [[0, 0], [1, 0], [-1, 1], [0, 2], [1, 2], [-1, 3], [0, 3], [1, 3]]
+THREE_BATCH = [[0, 0], [1, 0], [-1, 1], [0, 1], [1, 1], [-1, 2], [0, 2], [1, 2], [-1, 3],
+               [0, 3], [1, 3]]
+
+# One feature and a bias: x = 0 is class 0, x = 2 is class 1.  By hand, on x~ = [1, x]:
+# [0, 0] -> [-1, 0] (x = 0 at f = 0) -> [0, 2] (x = 2 at f = -1) -> [-1, 2] (x = 0 at
+# f = 0); then a clean pass.  The boundary is 2x - 1 = 0 (lecture 004: w = 2, b = 1).
+LINE_X = [[0.0], [2.0]]
+LINE_Y = [0, 1]
+
+# XOR: not linearly separable, so the perceptron cannot converge.
+XOR_X = [[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]
+XOR_Y = [0, 0, 1, 1]
+
+
+def fit_quietly(model, X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return model.fit(X, y)
+
+
+def rows(values):
+    return [[float(v) for v in row] for row in as_list(values)]
+
+
+# --- the orders, traced by hand -------------------------------------------------------------
+
+def test_cyclic_order_follows_the_hand_trace(lib):
+    model = lib.Perceptron(fit_intercept=False, store_trajectory=True).fit(THREE_X, THREE_Y)
+    assert rows(model.trajectory_) == THREE_CYCLIC
+    assert as_list(model.coef_) == [1.0, 3.0] and model.intercept_ == 0.0
+    assert (model.n_mistakes_, model.n_iter_, model.converged_) == (7, 5, True)
+    assert as_list(model.predict(THREE_X)) == THREE_Y
+
+
+def test_batch_order_corrects_the_first_mistake_of_each_scan(lib):
+    model = lib.Perceptron(order="batch", fit_intercept=False, store_trajectory=True)
+    model.fit(THREE_X, THREE_Y)
+    assert rows(model.trajectory_) == THREE_BATCH
+    # 16 points examined (scans of 1, 2, 1, 1, 2, 1, 1, 2, 1, 1, 3 points): ceil(16/3) passes.
+    assert (model.n_mistakes_, model.n_iter_, model.converged_) == (10, 6, True)
+
+
+def test_random_order_updates_only_on_mistakes_and_is_reproducible(lib):
+    z = [[1.0, 0.0], [-2.0, 1.0], [1.0, 1.0]]
+    for seed in range(20):
+        model = lib.Perceptron(order="random", fit_intercept=False, random_state=seed,
+                               store_trajectory=True).fit(THREE_X, THREE_Y)
+        path = rows(model.trajectory_)
+        for before, after in zip(path, path[1:]):
+            step = [a - b for a, b in zip(after, before)]
+            assert step in z, "every update adds one y_i x_i"
+            assert before[0] * step[0] + before[1] * step[1] <= 0.0, "on a mistake"
+        assert model.converged_ and model.n_iter_ == model.n_mistakes_ // 3 + 1
+        twin = lib.Perceptron(order="random", fit_intercept=False, random_state=seed,
+                              store_trajectory=True).fit(THREE_X, THREE_Y)
+        assert rows(twin.trajectory_) == path
+
+
+def test_random_order_draws_uniformly_from_the_shared_stream(lib):
+    from refml._random import Generator
+
+    counts = [0, 0, 0]
+    for seed in range(300):
+        model = lib.Perceptron(order="random", fit_intercept=False, max_iter=1,
+                               random_state=seed, store_trajectory=True)
+        fit_quietly(model, THREE_X, THREE_Y)
+        first = rows(model.trajectory_)[1]
+        # From theta^0 = 0 all three points are mistakes: the first draw is randbelow(3).
+        index = [[1.0, 0.0], [-2.0, 1.0], [1.0, 1.0]].index(first)
+        assert index == Generator(seed).randbelow(3)
+        counts[index] += 1
+    assert all(60 <= c <= 140 for c in counts), counts
+
+
+def test_theta_zero_is_a_mistake_so_the_first_point_updates(lib):
+    # The strict form y theta'x < 0 (lectures 000, 001) would stop at once with theta = 0;
+    # lecture 004's (1/2)(y - y_hat) with sign(0) = +1 would skip a first y = +1 point.
+    model = lib.Perceptron(fit_intercept=False, store_trajectory=True).fit(THREE_X, THREE_Y)
+    assert rows(model.trajectory_)[1] == [1.0, 0.0]
+
+
+# --- steps and bias ---------------------------------------------------------------------------
+
+def test_constant_step_scales_theta_and_keeps_the_mistakes(lib):
+    model = lib.Perceptron(fit_intercept=False, learning_rate=0.5).fit(THREE_X, THREE_Y)
+    assert as_list(model.coef_) == [0.5, 1.5] and model.n_mistakes_ == 7
+
+
+def test_decreasing_steps_follow_gamma_t_equal_one_over_t(lib):
+    # By hand: updates at t = 1 (z1), 2 (z2), 4 (z1), 5 (z2), 7 (z1), 10 (z1), so
+    # theta = (1 + 1/4 + 1/7 + 1/10) z1 + (1/2 + 1/5) z2 = [13/140, 7/10].
+    model = lib.Perceptron(fit_intercept=False, schedule="decreasing").fit(THREE_X, THREE_Y)
+    coef = as_list(model.coef_)
+    assert math.isclose(coef[0], 13 / 140, rel_tol=1e-12)
+    assert math.isclose(coef[1], 0.7, rel_tol=1e-12)
+    assert (model.n_mistakes_, model.n_iter_, model.converged_) == (6, 5, True)
+
+
+def test_bias_through_the_augmented_x(lib):
+    model = lib.Perceptron(store_trajectory=True).fit(LINE_X, LINE_Y)
+    assert rows(model.trajectory_) == [[0, 0], [-1, 0], [0, 2], [-1, 2]]
+    assert as_list(model.coef_) == [2.0] and model.intercept_ == -1.0
+    assert (model.n_mistakes_, model.n_iter_) == (3, 3)
+    # The same run without intercept on explicit rows [1, x] gives the same theta~.
+    augmented = lib.Perceptron(fit_intercept=False).fit([[1.0, 0.0], [1.0, 2.0]], LINE_Y)
+    assert as_list(augmented.coef_) == [-1.0, 2.0]
+
+
+def test_decision_function_and_sign_zero_goes_to_the_second_class(lib):
+    model = lib.Perceptron().fit(LINE_X, LINE_Y)
+    assert as_list(model.decision_function([[0.0], [0.5], [2.0]])) == [-1.0, 0.0, 3.0]
+    assert as_list(model.predict([[0.0], [0.5], [2.0]])) == [0, 1, 1]
+    assert model.score(LINE_X, LINE_Y) == 1.0
+
+
+# --- non-convergence and the pass cap ---------------------------------------------------------
+
+@pytest.mark.parametrize("order", ["cyclic", "batch", "random"])
+@pytest.mark.parametrize("schedule", ["constant", "decreasing"])
+def test_non_separable_data_warns_and_leaves_a_usable_model(lib, order, schedule):
+    import refml
+
+    model = lib.Perceptron(order=order, schedule=schedule, max_iter=7, random_state=3)
+    with pytest.warns(refml.ConvergenceWarning, match="did not converge"):
+        model.fit(XOR_X, XOR_Y)
+    assert model.converged_ is False and model.n_iter_ == 7
+    assert set(as_list(model.predict(XOR_X))) <= {0, 1}
+    assert model.n_mistakes_ >= 7
+
+
+def test_pass_cap_of_the_batch_order_counts_points_examined(lib):
+    import refml
+
+    model = lib.Perceptron(order="batch", fit_intercept=False, max_iter=1)
+    with pytest.warns(refml.ConvergenceWarning):
+        model.fit(THREE_X, THREE_Y)
+    # Scans: z1 (mistake), z1 z2 (mistake), then the cap of 3 points examined.
+    assert as_list(model.coef_) == [-1.0, 1.0]
+    assert (model.n_mistakes_, model.n_iter_, model.converged_) == (2, 1, False)
+
+
+def test_trajectory_is_none_unless_asked(lib):
+    assert lib.Perceptron().fit(LINE_X, LINE_Y).trajectory_ is None
+
+
+@pytest.mark.parametrize("params, name", [
+    ({"order": "zigzag"}, "order"), ({"learning_rate": 0.0}, "learning_rate"),
+    ({"learning_rate": -1.0}, "learning_rate"), ({"learning_rate": math.inf}, "learning_rate"),
+    ({"schedule": "sqrt"}, "schedule"), ({"fit_intercept": 1}, "fit_intercept"),
+    ({"max_iter": 0}, "max_iter"), ({"max_iter": 2.5}, "max_iter"),
+    ({"random_state": -1}, "random_state"), ({"store_trajectory": "yes"}, "store_trajectory"),
+])
+def test_bad_hyper_parameters_are_named_at_fit(lib, params, name):
+    model = lib.Perceptron(**params)
+    with pytest.raises(ValueError, match=name):
+        model.fit(LINE_X, LINE_Y)
+    assert not hasattr(model, "coef_")
+
+
+# --- Theorem 2.3 ------------------------------------------------------------------------------
+
+def test_mistake_bound_by_hand(lib):
+    # R^2 = ||[-2, 1]||^2 = 5; delta = min(1, 1, 4) / ||[1, 3]|| so delta^2 = 1/10: 50.
+    assert math.isclose(lib.mistake_bound(THREE_X, THREE_Y, [1.0, 3.0]), 50.0, rel_tol=1e-12)
+    # Augmented rows [1, 0], [1, 2] and theta~ = [-1, 2]: R^2 = 5, delta^2 = 1/5: 25.
+    assert math.isclose(lib.mistake_bound(LINE_X, LINE_Y, [-1.0, 2.0], fit_intercept=True),
+                        25.0, rel_tol=1e-12)
+
+
+def test_mistake_bound_without_theta_uses_the_perceptrons_separator(lib):
+    # The cyclic perceptron ends at [1, 3] on THREE (traced above), whose bound is 50.
+    assert math.isclose(lib.mistake_bound(THREE_X, THREE_Y), 50.0, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("order", ["cyclic", "batch", "random"])
+def test_every_order_makes_at_most_the_bound(lib, order):
+    for seed in range(5):
+        model = lib.Perceptron(order=order, fit_intercept=False, random_state=seed)
+        assert model.fit(THREE_X, THREE_Y).n_mistakes_ <= 50
+
+
+def test_mistake_bound_rejects_what_is_not_a_separator(lib):
+    with pytest.raises(ValueError, match="does not separate"):
+        lib.mistake_bound(THREE_X, THREE_Y, [1.0, 0.0])      # z2 = [-2, 1] is on the wrong side
+    with pytest.raises(ValueError, match="does not separate"):
+        lib.mistake_bound(THREE_X, THREE_Y, [0.0, 0.0])
+    with pytest.raises(ValueError, match="entries"):
+        lib.mistake_bound(THREE_X, THREE_Y, [1.0, 3.0], fit_intercept=True)
+    with pytest.raises(ValueError, match="no separator"):
+        lib.mistake_bound(XOR_X, XOR_Y, fit_intercept=True)
+    with pytest.raises(ValueError, match="NaN"):
+        lib.mistake_bound([[math.nan, 0.0]] + THREE_X[1:], THREE_Y, [1.0, 3.0])
+
+
+# --- parity: the same floats in both packages ---------------------------------------------------
+
+@pytest.mark.fast
+def test_fast_gives_the_identical_coefficients_and_trajectory():
+    import refml
+    import refml_fast
+    from conformance._parity import random_dataset
+    from refml._random import Generator
+
+    for seed in range(15):
+        X, y, X_query = random_dataset(Generator(seed), binary=True)
+        for order in ("cyclic", "batch", "random"):
+            for schedule in ("constant", "decreasing"):
+                for fit_intercept in (True, False):
+                    params = dict(order=order, schedule=schedule, fit_intercept=fit_intercept,
+                                  learning_rate=0.3, max_iter=10, random_state=seed,
+                                  store_trajectory=True)
+                    a = fit_quietly(refml.Perceptron(**params), X, y)
+                    b = fit_quietly(refml_fast.Perceptron(**params), X, y)
+                    assert b.coef_.tolist() == a.coef_ and b.intercept_ == a.intercept_
+                    assert b.trajectory_.tolist() == a.trajectory_
+                    assert (b.n_mistakes_, b.n_iter_, b.converged_) == \
+                        (a.n_mistakes_, a.n_iter_, a.converged_)
+                    assert b.decision_function(X_query).tolist() == \
+                        a.decision_function(X_query)
+                    assert b.predict(X_query).tolist() == a.predict(X_query)
