@@ -154,3 +154,85 @@ def cholesky_inverse(L):
 def cholesky_logdet(L):
     """log det(L L') = 2 sum_j log L_jj."""
     return 2.0 * sum(math.log(L[j][j]) for j in range(len(L)))
+
+
+# ----------------------------------------------------------------------------------------
+# Added for least squares and logistic regression (refml/least_squares.py, refml/logistic.py).
+
+
+def gram(rows):
+    """G = sum_i x_i x_i' (the matrix X'X), each entry summed over i = 1..n in order."""
+    p = len(rows[0])
+    G = [[0.0] * p for _ in range(p)]
+    for x in rows:
+        for j in range(p):
+            for k in range(j + 1):
+                G[j][k] += x[j] * x[k]
+    for j in range(p):
+        for k in range(j + 1, p):
+            G[j][k] = G[k][j]
+    return G
+
+
+def largest_eigenvalue_bound(G):
+    """An upper bound on lambda_max of a symmetric positive semi-definite G.
+
+    min(trace G, max_j sum_k |G_jk|): the trace is the sum of the (non-negative) eigenvalues,
+    and the largest absolute row sum bounds every eigenvalue (Gershgorin).
+    """
+    trace = 0.0
+    largest_row_sum = 0.0
+    for j, row in enumerate(G):
+        trace += row[j]
+        row_sum = 0.0
+        for value in row:
+            row_sum += abs(value)
+        largest_row_sum = max(largest_row_sum, row_sum)
+    return min(trace, largest_row_sum)
+
+
+def cholesky_dropping_dependent(A, tolerance):
+    """(L, kept): the Cholesky factor of A restricted to its independent columns.
+
+    Columns are taken in order; column j is kept when its pivot (what is left of A_jj after
+    projecting on the kept columns before it) exceeds ``tolerance * A_jj``, and dropped
+    otherwise: a column that is (to that tolerance) a combination of earlier ones.  L is
+    the factor of A[kept][kept] with ragged rows (row a holds L_a0 .. L_aa), row by row:
+
+        L_ab = (A_{j, kept[b]} - sum_{c<b} L_ac L_bc) / L_bb,   L_aa = sqrt(pivot).
+
+    Only the lower triangle of A (A[j][k], k <= j) is read.
+    """
+    L = []
+    kept = []
+    for j in range(len(A)):
+        row = []
+        for b, column in enumerate(kept):
+            total = A[j][column]
+            for c in range(b):
+                total -= row[c] * L[b][c]
+            row.append(total / L[b][b])
+        pivot = A[j][j]
+        for value in row:
+            pivot -= value * value
+        if A[j][j] > 0.0 and pivot > tolerance * A[j][j]:
+            row.append(math.sqrt(pivot))
+            L.append(row)
+            kept.append(j)
+    return L, kept
+
+
+def solve_dropping_dependent(A, b, tolerance):
+    """(x, kept): a solution of A x = b for symmetric positive semi-definite A.
+
+    Dependent columns (``cholesky_dropping_dependent``) get x_j = 0; the others solve the
+    system restricted to the kept rows and columns by Cholesky.  For A = X'X this is the
+    least-squares solution that leaves out aliased columns (as R's ``lm`` does).
+    """
+    L, kept = cholesky_dropping_dependent(A, tolerance)
+    x = [0.0] * len(A)
+    if kept:
+        restricted = cholesky_solve(L, [b[j] for j in kept])
+        for j, value in zip(kept, restricted):
+            x[j] = value
+    return x, kept
