@@ -1,0 +1,261 @@
+"""The Bayes rule, the plug-in rule, and the risk of a classifier under a known distribution.
+
+Lecture 000 (Wainwright, Lecture 2), section 2.3.  With eta(x) = P(Y = +1 | X = x):
+
+    Bayes rule (eq. 2.4)      g*(x) = +1 iff eta(x) >= 1/2       (Theorem 2.1: optimal)
+    plug-in rule (eq. 2.18)   g_eta_hat(x) = +1 iff eta_hat(x) >= 1/2
+    risk (eq. 2.3)            R(g) = P(Y != g(X))
+
+With K classes (lecture 003, "Bayes optimal classifier") the rule is the argmax of the
+posterior P(Y = k | X = x).  Ties (SPEC section 4): two classes follow the lecture's ">=",
+so eta = 1/2 gives classes_[1] (the "+1"); with K > 2 the first class in ``classes_`` order
+wins.  ``bayes_decision`` is that one rule, used by both classifiers here.
+
+Theorem 2.2 as printed, R(g_eta_hat) - R(g*) < 2 |E[eta(X) - eta_hat(X)]|, is false in two
+ways: eta_hat = eta gives 0 < 0, and deviations of opposite signs cancel inside
+|E[...]| (tests/test_bayes.py has a two-point counter-example).  The proof shows
+R(g_eta_hat) - R(g*) = E[|2 eta(X) - 1| 1{g_eta_hat(X) != g*(X)}] <= 2 E|eta(X) - eta_hat(X)|,
+with <= and the absolute value inside the expectation, as eq. (2.22) writes it; that is the
+form conformance/t02_plug_in.py checks.
+"""
+
+import math
+
+from . import _gaussian
+from .base import Classifier, clone
+from .distributions import FiniteDistribution, GaussianClasses, PassFailExample
+
+__all__ = ["BayesClassifier", "PlugInClassifier", "risk", "bayes_decision"]
+
+
+def bayes_decision(probabilities):
+    """The class index the Bayes rule picks from [P(Y = k | x) for each k].
+
+    Two classes: 1 iff P(Y = classes[1] | x) >= 1/2 (eq. 2.4, a tie goes to classes[1]).
+    More: the argmax, the first class on a tie.
+    """
+    if len(probabilities) == 2:
+        return 1 if probabilities[1] >= 0.5 else 0
+    best = 0
+    for k in range(1, len(probabilities)):
+        if probabilities[k] > probabilities[best]:
+            best = k
+    return best
+
+
+class BayesClassifier(Classifier):
+    """The Bayes rule g* of a known distribution (lecture 000 eq. 2.4; lecture 003).
+
+    Parameters
+    ----------
+    distribution : a ``FiniteDistribution``, ``GaussianClasses`` or ``PassFailExample``
+        (anything with ``classes``, ``n_features`` and ``posterior(x)``).
+
+    ``fit(X, y)`` learns nothing: it validates X and y like any estimator, checks that
+    the labels of y are classes of the distribution and that X has its dimension, and
+    records ``classes_`` (the distribution's classes) and ``n_features_in_``.
+    ``predict_proba(X)`` is the posterior; ``predict`` applies ``bayes_decision``.
+    """
+
+    def __init__(self, *, distribution=None):
+        self.distribution = distribution
+
+    def _check_params(self, X):
+        distribution = self.distribution
+        if distribution is None or not hasattr(distribution, "posterior"):
+            raise ValueError(f"Invalid parameter distribution={distribution!r}: the Bayes rule "
+                             "needs a known distribution (FiniteDistribution, GaussianClasses "
+                             "or PassFailExample)")
+        n_features = self._n_rows_cols(X)[1]
+        if n_features != distribution.n_features:
+            raise ValueError(f"X has {n_features} features, but the distribution is over "
+                             f"{distribution.n_features} features (parameter distribution)")
+
+    def _fit(self, X, codes):
+        known = set(self.distribution.classes)
+        unknown = [label for label in self.classes_ if label not in known]
+        if unknown:
+            raise ValueError(f"y has labels {unknown!r} that are not classes of the "
+                             f"distribution {list(self.distribution.classes)!r}")
+        self.classes_ = list(self.distribution.classes)
+
+    def predict_proba(self, X):
+        """[P(Y = classes_[k] | X = x) for each k] for each row x of X."""
+        X = self._validate_predict(X)
+        return self._as_output(self.distribution._posterior_rows(X))
+
+    def _predict_codes(self, X):
+        return [bayes_decision(p) for p in self.distribution._posterior_rows(X)]
+
+
+class PlugInClassifier(Classifier):
+    """The plug-in rule g_eta_hat (lecture 000 eq. 2.18): the Bayes rule applied to an
+    estimate eta_hat of the posterior.
+
+    Parameters
+    ----------
+    estimator : a classifier with ``predict_proba``, cloned and fitted on the data; its
+        probabilities are eta_hat.
+    posterior : a function x -> [eta_hat_k(x) for each class of ``classes_``]: an
+        estimate known in advance (fit then only records the classes).
+    With both None (the default), eta_hat is the vote fraction of the nearest neighbour,
+    ``KNeighborsClassifier(n_neighbors=1)`` of the same package.  Give at most one.
+
+    Attributes: ``classes_``, ``n_features_in_``, and ``estimator_`` (the fitted
+    estimator) unless ``posterior`` is given.
+    """
+
+    def __init__(self, *, estimator=None, posterior=None):
+        self.estimator = estimator
+        self.posterior = posterior
+
+    def _default_estimator(self):
+        """1-NN vote fractions (refml_fast overrides this with its own k-NN)."""
+        from .neighbors import KNeighborsClassifier
+
+        return KNeighborsClassifier(n_neighbors=1)
+
+    def _check_params(self, X):
+        if self.estimator is not None and self.posterior is not None:
+            raise ValueError("Invalid parameters estimator and posterior: give one of them, "
+                             "not both")
+        if self.posterior is not None and not callable(self.posterior):
+            raise ValueError(f"Invalid parameter posterior={self.posterior!r}: must be a "
+                             "function x -> class probabilities")
+        if self.estimator is not None and not hasattr(self.estimator, "predict_proba"):
+            raise ValueError(f"Invalid parameter estimator={self.estimator!r}: needs "
+                             "predict_proba")
+
+    def _fit(self, X, codes):
+        if self.posterior is not None:
+            return
+        estimator = (self._default_estimator() if self.estimator is None
+                     else clone(self.estimator))
+        self.estimator_ = estimator.fit(X, self._labels_from_codes(codes))
+
+    def predict_proba(self, X):
+        """eta_hat(x) = [estimated P(Y = classes_[k] | X = x)] for each row x of X."""
+        X = self._validate_predict(X)
+        return self._as_output(self._eta_hat(X))
+
+    def _predict_codes(self, X):
+        return [bayes_decision(p) for p in self._eta_hat(X)]
+
+    def _eta_hat(self, X):
+        """The estimated posteriors, columns in ``classes_`` order."""
+        n_classes = len(self.classes_)
+        if self.posterior is not None:
+            rows = [list(self.posterior(x)) for x in X]
+            for row in rows:
+                if len(row) != n_classes:
+                    raise ValueError(f"posterior returned {len(row)} probabilities, expected "
+                                     f"one per class of {list(self.classes_)!r}")
+            return rows
+        columns = [list(self.estimator_.classes_).index(c) for c in self.classes_]
+        return [[row[j] for j in columns] for row in self.estimator_.predict_proba(X)]
+
+
+def risk(classifier, distribution, *, n_samples=10_000, random_state=0, confidence=0.999,
+         return_error=False):
+    """R(g) = P(Y != g(X)) for a fitted classifier g under a known distribution.
+
+    * ``FiniteDistribution``: exact; one ``predict`` over the support points, then the sum
+      of the probabilities of the wrong classes (``risk_of_predictions``).
+    * ``GaussianClasses`` and a binary linear classifier (``coef_`` and ``intercept_`` with
+      one row, predicting classes_[1] iff w'x + b > 0): exact.  Under class k,
+      w'X + b ~ N(w'mu_k + b, w'Sigma_k w), so P(g(X) = classes_[1] | Y = k) =
+      Phi((w'mu_k + b) / sqrt(w'Sigma_k w)); the boundary has probability 0.  The linear
+      form is first confirmed by ``predict`` at probe points with w'x + b = +-1 beside
+      every mean; if a probe disagrees, Monte Carlo is used instead.
+    * Otherwise (other classifiers under ``GaussianClasses``; ``PassFailExample``): Monte
+      Carlo.  X_1..X_n are drawn with ``random_state``; the estimate is the mean of the
+      conditional errors 1 - P(Y = g(X_i) | X_i) (each in [0, 1], with less variance than
+      counting errors against sampled labels), and its error is Hoeffding's bound
+      sqrt(log(2 / (1 - confidence)) / (2 n)) at ``confidence``.
+
+    Returns R(g), or (R(g), error bound) with ``return_error=True`` (bound 0.0 when exact).
+    """
+    if isinstance(distribution, FiniteDistribution):
+        predictions = classifier.predict(distribution._support_rows())
+        value, error = distribution.risk_of_predictions(predictions), 0.0
+    elif isinstance(distribution, GaussianClasses) and _linear_rule(classifier, distribution):
+        value, error = _linear_gaussian_risk(classifier, distribution), 0.0
+    elif isinstance(distribution, (GaussianClasses, PassFailExample)):
+        value, error = _monte_carlo_risk(classifier, distribution, n_samples, random_state,
+                                         confidence)
+    else:
+        raise TypeError(f"risk needs a FiniteDistribution, GaussianClasses or "
+                        f"PassFailExample, got {type(distribution).__name__}")
+    return (value, error) if return_error else value
+
+
+def _monte_carlo_risk(classifier, distribution, n_samples, random_state, confidence):
+    _gaussian.check_sample_size(n_samples, "n_samples")
+    _gaussian.check_confidence(confidence)
+    X, _ = distribution.sample(n_samples, random_state)
+    predictions = list(classifier.predict(X))
+    code = {label: k for k, label in enumerate(distribution.classes)}
+    total = 0.0
+    for prediction, probabilities in zip(predictions, distribution._posterior_rows(X)):
+        k = code.get(prediction)
+        total += 1.0 if k is None else 1.0 - probabilities[k]
+    return total / n_samples, _gaussian.hoeffding_bound(n_samples, confidence)
+
+
+def _weights(classifier):
+    """(w, b) as floats from ``coef_`` (d or 1 x d) and ``intercept_`` (scalar or 1), or None."""
+    coef = getattr(classifier, "coef_", None)
+    intercept = getattr(classifier, "intercept_", None)
+    if coef is None or intercept is None or len(getattr(classifier, "classes_", ())) != 2:
+        return None
+    rows = coef.tolist() if hasattr(coef, "tolist") else list(coef)
+    if rows and isinstance(rows[0], (list, tuple)):
+        if len(rows) != 1:
+            return None
+        rows = list(rows[0])
+    b = intercept.tolist() if hasattr(intercept, "tolist") else intercept
+    if isinstance(b, (list, tuple)):
+        if len(b) != 1:
+            return None
+        b = b[0]
+    return [float(v) for v in rows], float(b)
+
+
+def _linear_rule(classifier, distribution):
+    """True when ``classifier`` predicts classes_[1] iff w'x + b > 0 at the probe points."""
+    weights = _weights(classifier)
+    if weights is None:
+        return False
+    w, b = weights
+    length = sum(v * v for v in w)
+    if len(w) != distribution.n_features or length == 0.0:
+        return False
+    probes, expected = [], []
+    for mu in distribution.means:
+        score = sum(v * m for v, m in zip(w, mu)) + b
+        for target, label in ((1.0, classifier.classes_[1]), (-1.0, classifier.classes_[0])):
+            # mu + ((target - score) / ||w||^2) w has score w'x + b = target
+            step = (target - score) / length
+            probes.append([m + step * v for m, v in zip(mu, w)])
+            expected.append(label)
+    return list(classifier.predict(probes)) == expected
+
+
+def _linear_gaussian_risk(classifier, distribution):
+    w, b = _weights(classifier)
+    positive = classifier.classes_[1]
+    negative = classifier.classes_[0]
+    total = 0.0
+    for k, label in enumerate(distribution.classes):
+        mean = sum(v * m for v, m in zip(w, distribution.means[k])) + b
+        sigma_w = [sum(S_ij * v for S_ij, v in zip(row, w)) for row in distribution.covariances[k]]
+        sd = math.sqrt(sum(v * s for v, s in zip(w, sigma_w)))
+        # P(w'X + b > 0 | Y = k) = Phi(mean / sd), P(w'X + b < 0 | Y = k) = Phi(-mean / sd)
+        if label == positive:
+            wrong = _gaussian.normal_cdf(-mean / sd)
+        elif label == negative:
+            wrong = _gaussian.normal_cdf(mean / sd)
+        else:
+            wrong = 1.0
+        total += distribution.priors[k] * wrong
+    return total
