@@ -1,0 +1,273 @@
+"""LDA and QDA with the O(n d^2) statistics and the scores as Numba kernels (refml.discriminant).
+
+The kernels repeat refml's float operations in refml's order, so the means, covariances,
+coefficients, scores and predictions are identical, not merely close:
+
+- n_k and the sums of x_i over rows in data order, mu_k = sum / n_k;
+- S_k accumulated row by row in data order, lower triangle (l <= j), then mirrored;
+- the d x d work (pooling, shrinkage, Cholesky, solves, log-determinants) is refml's own
+  pure-Python code, run on the kernels' output converted to lists;
+- LDA scores: sum_j x_j a_j from 0.0 in feature order, then + c (refml's ``_linalg.dot``);
+- QDA scores: forward substitution z = L^{-1}(x - mu_k) column by column, which subtracts
+  L_lj z_j from entry l in the same order j = 0, 1, ... as refml's row-wise
+  ``solve_lower``; ||z||^2 summed in feature order; -0.5 (log|Sigma_k| + ||z||^2) + log omega_k.
+
+No BLAS anywhere a prediction depends on it: its summation order differs from refml's.
+The fitted attributes are numpy arrays.
+"""
+
+import math
+
+import numpy as np
+
+from refml import _discriminant_gaussian as gaussian
+from refml import discriminant as reference
+
+from ._config import kernel
+from .base import FastMixin
+
+
+class _FastGaussian:
+    """The hot methods shared by LDA and QDA."""
+
+    def _class_statistics(self, X, codes, n_classes):
+        n_features = X.shape[1]
+        counts = np.zeros(n_classes, dtype=np.int64)
+        means = np.zeros((n_classes, n_features))
+        scatters = np.zeros((n_classes, n_features, n_features))
+        class_statistics(X, codes, counts, means, scatters)
+        return counts.tolist(), means.tolist(), scatters.tolist()
+
+    def _check_scores(self, scores):
+        if not np.isfinite(scores).all():
+            raise ValueError(gaussian.scores_overflow_message())
+        return scores
+
+    @staticmethod
+    def _codes_from_scores(scores):
+        if scores.shape[1] == 1:
+            return (scores[:, 0] > 0.0).astype(np.int64)
+        return np.argmax(scores, axis=1)  # the first maximum: ties to the first class
+
+    @staticmethod
+    def _posterior_from_scores(scores):
+        probabilities = np.empty((scores.shape[0], max(2, scores.shape[1])))
+        if scores.shape[1] == 1:
+            logistic_posterior(scores[:, 0], probabilities)
+        else:
+            softmax_posterior(scores, probabilities)
+        return probabilities
+
+    def _arrays_from_lists(self, names):
+        for name in names:
+            setattr(self, name, np.asarray(getattr(self, name), dtype=np.float64))
+
+
+class LinearDiscriminantAnalysis(_FastGaussian, FastMixin, reference.LinearDiscriminantAnalysis):
+    __doc__ = reference.LinearDiscriminantAnalysis.__doc__
+
+    def _fit(self, X, codes):
+        super()._fit(X, codes)
+        self._arrays_from_lists(["means_", "priors_", "covariance_", "coef_", "intercept_"])
+
+    def _discriminant_scores(self, X):
+        scores = np.empty((X.shape[0], self.coef_.shape[0]))
+        linear_scores(X, np.ascontiguousarray(self.coef_.T), self.intercept_, scores)
+        return self._check_scores(scores)
+
+    @staticmethod
+    def _decision_from_scores(scores):
+        return scores[:, 0] if scores.shape[1] == 1 else scores
+
+
+class QuadraticDiscriminantAnalysis(_FastGaussian, FastMixin,
+                                    reference.QuadraticDiscriminantAnalysis):
+    __doc__ = reference.QuadraticDiscriminantAnalysis.__doc__
+
+    def _fit(self, X, codes):
+        super()._fit(X, codes)
+        self._arrays_from_lists(["means_", "priors_", "covariance_", "_log_dets",
+                                 "_log_priors"])
+        # Row j of factor k holds column j of L_k (entries L_lj, l >= j): contiguous reads.
+        self._factors_transposed = np.ascontiguousarray(
+            np.transpose(np.asarray(self._factors, dtype=np.float64), (0, 2, 1)))
+
+    def _discriminant_scores(self, X):
+        scores = np.empty((X.shape[0], self.means_.shape[0]))
+        quadratic_scores(X, self.means_, self._factors_transposed, self._log_dets,
+                         self._log_priors, scores)
+        return self._check_scores(scores)
+
+    @staticmethod
+    def _decision_from_scores(scores):
+        return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
+
+
+# ----------------------------------------------------------------------------------------
+# Kernels.  Outputs are allocated (zeroed where accumulated) by the caller.
+
+
+@kernel
+def class_statistics(X, codes, counts, means, scatters):
+    """n_k, mu_k = (1/n_k) sum x_i, S_k = sum (x_i - mu_k)(x_i - mu_k)', in refml's order.
+
+    Each entry S_k[j, l] receives the products of class k's rows one after the other in
+    data order, as in refml; four rows at a time, so that the running sum stays in a
+    register: ((((S + p_1) + p_2) + p_3) + p_4) rounds exactly as four separate updates.
+    """
+    n_samples, n_features = X.shape
+    n_classes = means.shape[0]
+    for i in range(n_samples):
+        k = codes[i]
+        counts[k] += 1
+        for j in range(n_features):
+            means[k, j] += X[i, j]
+    for k in range(n_classes):
+        for j in range(n_features):
+            means[k, j] = means[k, j] / counts[k]
+    rows = _rows_by_class(codes, counts)
+    centered = np.empty((4, n_features))
+    start = 0
+    for k in range(n_classes):
+        stop = start + counts[k]
+        S = scatters[k]
+        position = start
+        while position < stop:
+            size = min(4, stop - position)
+            for r in range(size):
+                i = rows[position + r]
+                for j in range(n_features):
+                    centered[r, j] = X[i, j] - means[k, j]
+            if size == 4:
+                _add_four_outer_products(S, centered)
+            else:
+                for r in range(size):
+                    for j in range(n_features):
+                        c_j = centered[r, j]
+                        for l in range(j + 1):        # lower triangle, l <= j
+                            S[j, l] += c_j * centered[r, l]
+            position += size
+        start = stop
+        for j in range(n_features):
+            for l in range(j):
+                S[l, j] = S[j, l]
+
+
+@kernel
+def _rows_by_class(codes, counts):
+    """The row indices grouped by class, each group in data order (a stable counting sort)."""
+    offsets = np.zeros(counts.shape[0], dtype=np.int64)
+    for k in range(1, counts.shape[0]):
+        offsets[k] = offsets[k - 1] + counts[k - 1]
+    rows = np.empty(codes.shape[0], dtype=np.int64)
+    for i in range(codes.shape[0]):
+        rows[offsets[codes[i]]] = i
+        offsets[codes[i]] += 1
+    return rows
+
+
+@kernel
+def _add_four_outer_products(S, centered):
+    """S[j, l] += c_1j c_1l, then c_2j c_2l, c_3j c_3l, c_4j c_4l (l <= j), in that order."""
+    for j in range(S.shape[0]):
+        c_1j, c_2j, c_3j, c_4j = centered[0, j], centered[1, j], centered[2, j], centered[3, j]
+        for l in range(j + 1):
+            total = S[j, l] + c_1j * centered[0, l]
+            total = total + c_2j * centered[1, l]
+            total = total + c_3j * centered[2, l]
+            S[j, l] = total + c_4j * centered[3, l]
+
+
+BLOCK = 64  # rows scored together: each row's floats are computed as alone, in refml's order
+
+
+@kernel
+def linear_scores(X, coef_transposed, intercept, scores):
+    """scores[i, r] = (sum_j X[i, j] coef[r, j], from 0.0 in j order) + intercept[r].
+
+    Rows go in blocks, transposed, so that the innermost loop runs over rows (independent
+    sums: vectorisable without reordering any one of them).
+    """
+    n_samples, n_features = X.shape
+    n_rows = coef_transposed.shape[1]
+    block = np.empty((n_features, BLOCK))
+    totals = np.empty((n_rows, BLOCK))
+    for start in range(0, n_samples, BLOCK):
+        size = min(BLOCK, n_samples - start)
+        for b in range(size):
+            for j in range(n_features):
+                block[j, b] = X[start + b, j]
+        totals[:, :] = 0.0
+        for j in range(n_features):
+            for r in range(n_rows):
+                a_jr = coef_transposed[j, r]
+                for b in range(size):
+                    totals[r, b] += block[j, b] * a_jr
+        for b in range(size):
+            for r in range(n_rows):
+                scores[start + b, r] = totals[r, b] + intercept[r]
+
+
+@kernel
+def quadratic_scores(X, means, factors_transposed, log_dets, log_priors, scores):
+    """scores[i, k] = -0.5 (log|Sigma_k| + ||L_k^{-1}(x_i - mu_k)||^2) + log omega_k.
+
+    Forward substitution column by column, on a block of rows at once (innermost loop over
+    rows); entry l of each row's residual receives - L_lj z_j for j = 0, 1, ... in order.
+    """
+    n_samples, n_features = X.shape
+    residual = np.empty((n_features, BLOCK))
+    z = np.empty(BLOCK)
+    mahalanobis = np.empty(BLOCK)
+    for start in range(0, n_samples, BLOCK):
+        size = min(BLOCK, n_samples - start)
+        for k in range(means.shape[0]):
+            U = factors_transposed[k]                 # U[j, l] = L_lj
+            for b in range(size):
+                for j in range(n_features):
+                    residual[j, b] = X[start + b, j] - means[k, j]
+            mahalanobis[:] = 0.0
+            for j in range(n_features):
+                pivot = U[j, j]
+                for b in range(size):
+                    z[b] = residual[j, b] / pivot
+                    mahalanobis[b] += z[b] * z[b]
+                for l in range(j + 1, n_features):
+                    u_jl = U[j, l]
+                    for b in range(size):
+                        residual[l, b] -= u_jl * z[b]
+            for b in range(size):
+                scores[start + b, k] = -0.5 * (log_dets[k] + mahalanobis[b]) + log_priors[k]
+
+
+@kernel
+def logistic_posterior(s, probabilities):
+    """(sigma(-s), sigma(s)) per row, each sigmoid written so that exp never overflows."""
+    for i in range(s.shape[0]):
+        probabilities[i, 0] = _sigmoid(-s[i])
+        probabilities[i, 1] = _sigmoid(s[i])
+
+
+@kernel
+def _sigmoid(z):
+    if z >= 0.0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+@kernel
+def softmax_posterior(scores, probabilities):
+    """exp(delta_k - max) / sum_l exp(delta_l - max), the sum in class order."""
+    n_samples, n_classes = scores.shape
+    for i in range(n_samples):
+        top = scores[i, 0]
+        for k in range(1, n_classes):
+            if scores[i, k] > top:
+                top = scores[i, k]
+        total = 0.0
+        for k in range(n_classes):
+            probabilities[i, k] = math.exp(scores[i, k] - top)
+            total += probabilities[i, k]
+        for k in range(n_classes):
+            probabilities[i, k] = probabilities[i, k] / total
