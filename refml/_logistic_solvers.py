@@ -1,0 +1,261 @@
+"""The objective of LogisticRegression and its three solvers (see refml/logistic.py).
+
+Notation of lecture 003 ("Logistic regression", "Maximum likelihood estimation"): classes
+0..K-1 (codes of ``classes_``), class 0 the reference; for k = 1..K-1 a vector
+beta_k = [w_k, b_k] acting on the augmented x~ = [x, 1] (lecture 003: X = R^d x {1}; no 1
+without ``fit_intercept``).  theta is the flat list [beta_1, ..., beta_{K-1}] of length
+(K-1) p, p = d + fit_intercept.  Scores z_k = beta_k'x~, z_0 = 0, and
+
+    P(Y = k | x) = exp(z_k) / (1 + sum_{k'=1}^{K-1} exp(z_k')),   P(Y = 0 | x) = 1 / (same).
+
+For K = 2 this is P(Y = 1 | x) = sigma(z_1), lecture 001's model.  The objective is the
+mean negative log-likelihood of lecture 003 plus an optional ridge penalty on the w_k:
+
+    L(theta) = (1/n) sum_i [log(1 + sum_k exp(z_ik)) - z_{i,y_i}] + (alpha/2) sum_k ||w_k||^2,
+    grad_k L = (1/n) sum_i (P(Y = k | x_i) - 1{y_i = k}) x~_i + alpha [w_k, 0],
+    H_{kl}   = (1/n) sum_i P_ik (1{k = l} - P_il) x~_i x~_i' + alpha diag(1, ..., 1, 0) 1{k = l}.
+
+Every sum over samples runs i = 1..n in order and every sum over features left to right:
+refml_fast's kernels repeat the same operations, so both packages find identical floats.
+
+Solvers (``model`` is the estimator; its methods ``_objective``, ``_hessian`` and
+``_sgd_epoch`` do the arithmetic and are what refml_fast replaces):
+
+- ``newton``: damped Newton (IRLS): delta solves H delta = -grad by Cholesky (directions
+  with a vanishing pivot, from collinear features, are left out), then backtracking from
+  t = 1 until L(theta + t delta) <= L(theta) + 1e-4 t grad'delta.
+- ``gradient_descent``: theta <- theta - eta grad L(theta) (lecture 003), fixed eta.
+- ``sgd``: lecture 003's SGD with uniform sampling, steps eta_k = C k^(-power_t) and the
+  Polyak-Ruppert average of lecture 001, Algorithm 1 (``refml.sgd.run_steps``); one epoch
+  is n steps, the averaged iterate is checked after each.
+
+Each stops when max_j |grad_j L| <= tol (at the averaged iterate for sgd) or at ``max_iter``.
+"""
+
+import math
+
+from . import _linalg as linalg
+from . import sgd as sgd_module
+
+NEWTON_PIVOT_TOLERANCE = 1e-10
+ARMIJO_FRACTION = 1e-4
+MAX_HALVINGS = 60
+
+
+# ----------------------------------------------------------------------------------------
+# The model.
+
+
+def augmented(x, fit_intercept):
+    """x~ = [x, 1] (or x itself without intercept)."""
+    return list(x) + [1.0] if fit_intercept else list(x)
+
+
+def scores(theta, x_tilde, n_free):
+    """[z_1, ..., z_{K-1}], z_k = beta_k'x~ (n_free = K - 1 blocks of length p)."""
+    p = len(x_tilde)
+    return [linalg.dot(theta[k * p:(k + 1) * p], x_tilde) for k in range(n_free)]
+
+
+def class_probabilities(z):
+    """([P(Y=0|x), ..., P(Y=K-1|x)], log(1 + sum_k exp(z_k))) from z = [z_1, ..., z_{K-1}].
+
+    Computed without overflow: with m = max(0, z_1, ..., z_{K-1}),
+    1 + sum exp(z_k) = e^m (e^{-m} + sum_k e^{z_k - m}), every exponent <= 0.
+    """
+    m = 0.0
+    for value in z:
+        m = max(m, value)
+    exponentials = [math.exp(-m)] + [math.exp(value - m) for value in z]
+    total = 0.0
+    for value in exponentials:
+        total += value
+    return [value / total for value in exponentials], m + math.log(total)
+
+
+def objective(X, codes, theta, n_classes, fit_intercept, alpha):
+    """(L(theta), grad L(theta)) as in the module docstring."""
+    n_free = n_classes - 1
+    p = len(theta) // n_free
+    data_loss = 0.0
+    gradient = [0.0] * len(theta)
+    for x, y in zip(X, codes):
+        x_tilde = augmented(x, fit_intercept)
+        z = scores(theta, x_tilde, n_free)
+        probabilities, log_normaliser = class_probabilities(z)
+        z_y = z[y - 1] if y > 0 else 0.0
+        data_loss += log_normaliser - z_y
+        for k in range(n_free):
+            residual = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
+            for j in range(p):
+                gradient[k * p + j] += residual * x_tilde[j]
+    n = len(X)
+    d = len(X[0])
+    penalty = 0.0
+    for k in range(n_free):
+        for j in range(d):
+            penalty += theta[k * p + j] * theta[k * p + j]
+    for k in range(n_free):
+        for j in range(p):
+            ridge = alpha * theta[k * p + j] if j < d else 0.0
+            gradient[k * p + j] = gradient[k * p + j] / n + ridge
+    return data_loss / n + 0.5 * alpha * penalty, gradient
+
+
+def hessian(X, theta, n_classes, fit_intercept, alpha):
+    """The Hessian of L, lower triangle (entries [r][c] with c <= r; the rest are 0)."""
+    n_free = n_classes - 1
+    p = len(theta) // n_free
+    size = len(theta)
+    H = [[0.0] * size for _ in range(size)]
+    for x in X:
+        x_tilde = augmented(x, fit_intercept)
+        probabilities, _ = class_probabilities(scores(theta, x_tilde, n_free))
+        for k in range(n_free):
+            for l in range(k + 1):
+                # P_ik (1{k = l} - P_il)
+                weight = probabilities[k + 1] * ((1.0 if k == l else 0.0) - probabilities[l + 1])
+                for j in range(p):
+                    a = weight * x_tilde[j]
+                    row = H[k * p + j]
+                    for jj in range(j + 1 if l == k else p):
+                        row[l * p + jj] += a * x_tilde[jj]
+    n = len(X)
+    d = len(X[0])
+    for r in range(size):
+        for c in range(r + 1):
+            H[r][c] = H[r][c] / n
+        if r % p < d:
+            H[r][r] = H[r][r] + alpha
+    return H
+
+
+def sample_gradient(x, y, theta, n_classes, fit_intercept, alpha):
+    """G_i(theta): the gradient of sample i's term, E_i G_i = grad L for i uniform."""
+    n_free = n_classes - 1
+    x_tilde = augmented(x, fit_intercept)
+    p = len(x_tilde)
+    d = len(x)
+    probabilities, _ = class_probabilities(scores(theta, x_tilde, n_free))
+    G = [0.0] * len(theta)
+    for k in range(n_free):
+        residual = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
+        for j in range(p):
+            ridge = alpha * theta[k * p + j] if j < d else 0.0
+            G[k * p + j] = residual * x_tilde[j] + ridge
+    return G
+
+
+def smoothness_constant(eigenvalue_bound, n, n_classes, alpha):
+    """An upper bound on the smoothness constant of L (the largest eigenvalue of its Hessian).
+
+    H <= B (x) (X~'X~) / n + alpha I, where B bounds the Hessian of log(1 + sum_k e^{z_k}),
+    diag(P) - P P' (classes 1..K-1): B = 1/4 for K = 2 (sigma(z) sigma(-z) <= 1/4) and
+    B = 1/2 otherwise (Boehning's bound (1/2)(I - 11'/K) has largest eigenvalue 1/2).
+    ``eigenvalue_bound`` bounds lambda_max(X~'X~) (``_linalg.largest_eigenvalue_bound``), or
+    max_i ||x~_i||^2 with n = 1 for one sample's term (used by sgd).
+    """
+    curvature = 0.25 if n_classes == 2 else 0.5
+    return curvature * eigenvalue_bound / n + alpha
+
+
+# ----------------------------------------------------------------------------------------
+# The solvers: (theta, n_iter, converged, loss_curve).
+
+
+def largest_magnitude(values):
+    return max(abs(value) for value in values)
+
+
+def newton(model, X, codes, theta, max_iter, tol):
+    loss, gradient = model._objective(X, codes, theta)
+    curve = [loss]
+    n_iter = 0
+    while largest_magnitude(gradient) > tol:
+        if n_iter == max_iter:
+            return theta, n_iter, False, curve
+        H = model._hessian(X, theta)
+        delta, _ = linalg.solve_dropping_dependent(H, [-g for g in gradient],
+                                                   NEWTON_PIVOT_TOLERANCE)
+        slope = linalg.dot(gradient, delta)
+        if not slope < 0.0:          # no descent direction left (Hessian vanished)
+            return theta, n_iter, False, curve
+        accepted = _backtrack(model, X, codes, theta, loss, delta, slope)
+        if accepted is None:         # no decrease found: stalled at rounding level
+            return theta, n_iter, False, curve
+        theta, loss, gradient = accepted
+        n_iter += 1
+        curve.append(loss)
+    return theta, n_iter, True, curve
+
+
+def _backtrack(model, X, codes, theta, loss, delta, slope):
+    """Armijo backtracking: the first t = 1, 1/2, 1/4, ... with sufficient decrease."""
+    t = 1.0
+    for _ in range(MAX_HALVINGS):
+        trial = [a + t * b for a, b in zip(theta, delta)]
+        trial_loss, trial_gradient = model._objective(X, codes, trial)
+        if trial_loss <= loss + ARMIJO_FRACTION * t * slope:
+            return trial, trial_loss, trial_gradient
+        t = t / 2.0
+    return None
+
+
+def gradient_descent(model, X, codes, theta, max_iter, tol, learning_rate):
+    loss, gradient = model._objective(X, codes, theta)
+    curve = [loss]
+    n_iter = 0
+    while largest_magnitude(gradient) > tol:
+        if n_iter == max_iter:
+            return theta, n_iter, False, curve
+        theta = [a - learning_rate * g for a, g in zip(theta, gradient)]
+        loss, gradient = model._objective(X, codes, theta)
+        n_iter += 1
+        curve.append(loss)
+    return theta, n_iter, True, curve
+
+
+def sgd(model, X, codes, theta, max_iter, tol, learning_rate, power_t, rng):
+    """Epochs of n steps; after each, the averaged iterate is tested (and returned)."""
+    loss, gradient = model._objective(X, codes, theta)
+    curve = [loss]
+    total = list(theta)
+    average = list(theta)
+    k = 0
+    n_iter = 0
+    while largest_magnitude(gradient) > tol:
+        if n_iter == max_iter:
+            return average, n_iter, False, curve
+        theta, total, k = model._sgd_epoch(X, codes, theta, total, k, learning_rate,
+                                           power_t, rng)
+        average = [value / (k + 1) for value in total]   # theta_bar = mean of theta_0..theta_k
+        loss, gradient = model._objective(X, codes, average)
+        n_iter += 1
+        curve.append(loss)
+    return average, n_iter, True, curve
+
+
+def sgd_epoch(X, codes, theta, total, k, learning_rate, power_t, rng, n_classes,
+              fit_intercept, alpha):
+    """n steps of Algorithm 1 (no projection), drawing i uniformly from the n samples."""
+    n = len(X)
+
+    def stochastic_gradient(theta, rng):
+        i = rng.randbelow(n)
+        return sample_gradient(X[i], codes[i], theta, n_classes, fit_intercept, alpha)
+
+    return sgd_module.run_steps(stochastic_gradient, theta, total, k, n, learning_rate,
+                                power_t, None, rng)
+
+
+def separates(X, codes, theta, n_classes, fit_intercept):
+    """True when every training point's own class has the strictly largest score.
+
+    Then theta -> c theta, c -> infinity, increases the likelihood to 1: no maximiser.
+    """
+    for x, y in zip(X, codes):
+        z = [0.0] + scores(theta, augmented(x, fit_intercept), n_classes - 1)
+        for k, value in enumerate(z):
+            if k != y and not z[y] > value:
+                return False
+    return True
