@@ -21,7 +21,6 @@ from . import _random
 from ._config import kernel
 from .base import FastMixin
 
-ORDER_CODES = {"cyclic": 0, "batch": 1, "random": 2}
 
 
 class Perceptron(FastMixin, reference.Perceptron):
@@ -45,10 +44,10 @@ class Perceptron(FastMixin, reference.Perceptron):
 
     def _passes(self, X, y, state, trajectory):
         theta = np.zeros(trajectory.shape[1])
-        n_mistakes, n_iter, converged = perceptron_passes(
-            ORDER_CODES[self.order], X, y, theta, self.fit_intercept,
-            float(self.learning_rate), self.schedule == "decreasing", self.max_iter, state,
-            trajectory)
+        passes = PASSES[self.order]  # only the kernel of the order used gets compiled
+        n_mistakes, n_iter, converged = passes(
+            X, y, theta, self.fit_intercept, float(self.learning_rate),
+            self.schedule == "decreasing", self.max_iter, state, trajectory)
         return theta, int(n_mistakes), int(n_iter), bool(converged)
 
     def _decision_values(self, X):
@@ -107,7 +106,9 @@ def step_size(learning_rate, decreasing, t):
 
 
 @kernel
-def cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, trajectory):
+def cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
+                  trajectory):
+    """Passes over i = 1..n (``state`` unused: the three orders share one signature)."""
     n = X.shape[0]
     n_mistakes = 0
     t = 0
@@ -126,7 +127,9 @@ def cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
 
 
 @kernel
-def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, trajectory):
+def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
+                 trajectory):
+    """Algorithm 5: the first mistake of a scan from i = 1 (``state`` unused)."""
     n = X.shape[0]
     n_mistakes = 0
     examined = 0
@@ -151,6 +154,7 @@ def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter
 @kernel
 def random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
                   trajectory):
+    """Draws uniform among the current mistakes, listed by index (SplitMix64 ``state``)."""
     n = X.shape[0]
     mistakes = np.empty(n, dtype=np.int64)
     n_mistakes = 0
@@ -169,18 +173,7 @@ def random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
     return n_mistakes, max_iter, False
 
 
-@kernel
-def perceptron_passes(order, X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
-                      state, trajectory):
-    """Dispatch on the order code: 0 cyclic, 1 batch, 2 random."""
-    if order == 0:
-        return cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
-                             trajectory)
-    if order == 1:
-        return batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
-                            trajectory)
-    return random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
-                         state, trajectory)
+PASSES = {"cyclic": cyclic_passes, "batch": batch_passes, "random": random_passes}
 
 
 @kernel
