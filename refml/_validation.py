@@ -150,6 +150,9 @@ def as_labels(y):
     """
     if isinstance(y, (str, bytes)) or not _is_row(y):
         raise ValueError("y should be a 1d array of labels, got a scalar instead")
+    if getattr(getattr(y, "dtype", None), "kind", None) in ("i", "u", "b") \
+            and getattr(y, "ndim", None) == 1:
+        return y.tolist()  # a 1-D integer or bool array: every entry is a valid label
     if hasattr(y, "tolist") and callable(y.tolist):
         y = y.tolist()
     labels = list(y)
