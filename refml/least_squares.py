@@ -85,8 +85,10 @@ class LeastSquaresClassifier(Classifier):
         """b = y_bar - w'x_bar (0 without intercept)."""
         if not self.fit_intercept:
             return 0.0
-        y_bar = sum(y) / len(y)
-        return y_bar - linalg.dot(w, means)
+        y_sum = 0.0
+        for label in y:
+            y_sum += label
+        return y_sum / len(y) - linalg.dot(w, means)
 
     # --- the hot part (refml_fast replaces these with kernels) ---
     @staticmethod

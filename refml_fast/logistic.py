@@ -1,0 +1,129 @@
+"""Logistic regression with Numba kernels (see refml.logistic and refml/_logistic_solvers.py).
+
+Only the arithmetic moves to kernels (refml_fast/_logistic_kernels.py): the objective and
+its gradient, the Hessian, an SGD epoch, the Gram matrix behind the default step, the
+separability check and the predictions.  The solver loops (Newton with backtracking,
+gradient descent, the SGD epochs), the Newton system (refml's pure-Python Cholesky on the
+small (K-1)(d+1) square Hessian) and every decision are refml's own code, and the kernels
+repeat refml's float operations in refml's order, so ``coef_``, ``intercept_``, ``n_iter_``
+and the predictions are identical to refml's.
+"""
+
+import numpy as np
+
+from refml import _validation as validation
+from refml import logistic as reference
+
+from . import _arrays
+from . import _logistic_kernels as kernels
+from . import _random
+from .base import FastMixin
+
+
+class LogisticRegression(FastMixin, reference.LogisticRegression):
+    __doc__ = reference.LogisticRegression.__doc__
+
+    def _n_free(self):
+        return len(self.classes_) - 1
+
+    def _objective(self, X, codes, theta):
+        theta = np.asarray(theta, dtype=np.float64)
+        gradient = np.empty(theta.shape[0])
+        loss = kernels.objective(X, codes, theta, self._n_free(), self.fit_intercept,
+                                 float(self.alpha), gradient)
+        return float(loss), gradient.tolist()
+
+    def _hessian(self, X, theta):
+        theta = np.asarray(theta, dtype=np.float64)
+        H = np.zeros((theta.shape[0], theta.shape[0]))
+        kernels.hessian(X, theta, self._n_free(), self.fit_intercept, float(self.alpha), H)
+        return H.tolist()
+
+    def _sgd_epoch(self, X, codes, theta, total, k, learning_rate, power_t, rng):
+        theta = np.asarray(theta, dtype=np.float64)
+        total = np.asarray(total, dtype=np.float64)
+        state = _random.state_array(rng)
+        k = kernels.sgd_epoch(X, codes, theta, total, k, float(learning_rate),
+                              float(power_t), self._n_free(), self.fit_intercept,
+                              float(self.alpha), state)
+        _random.store_state(rng, state)
+        return theta.tolist(), total.tolist(), int(k)
+
+    def _gram(self, X):
+        p = X.shape[1] + (1 if self.fit_intercept else 0)
+        G = np.zeros((p, p))
+        kernels.augmented_gram(X, self.fit_intercept, G)
+        return G.tolist()
+
+    def _largest_squared_norm(self, X):
+        return float(kernels.largest_squared_norm(X, self.fit_intercept))
+
+    def _separates(self, X, codes, theta):
+        return bool(kernels.separates(X, codes, np.asarray(theta, dtype=np.float64),
+                                      self._n_free(), self.fit_intercept))
+
+    def _scores(self, X):
+        coef = np.asarray(self.coef_, dtype=np.float64)
+        Z = np.empty((X.shape[0], coef.shape[0]))
+        kernels.scores(X, coef, np.asarray(self.intercept_, dtype=np.float64), Z)
+        return Z
+
+    def _probabilities(self, X):
+        Z = self._scores(X)
+        out = np.empty((Z.shape[0], Z.shape[1] + 1))
+        kernels.probabilities(Z, out)
+        return out
+
+    def _decision_values(self, X):
+        Z = self._scores(X)
+        if len(self.classes_) == 2:
+            return Z[:, 0].copy()
+        return np.hstack([np.zeros((Z.shape[0], 1)), Z])
+
+    def _predict_codes(self, X):
+        codes = np.empty(X.shape[0], dtype=np.int64)
+        kernels.argmax_codes(self._scores(X), codes)
+        return codes
+
+
+def sigmoid(z):
+    """sigma(z), stable for any z: a float for a number, an array for an array."""
+    if np.ndim(z) == 0:
+        return float(kernels.sigmoid(float(z)))
+    values = np.asarray(z, dtype=np.float64)
+    out = np.empty(values.size)
+    kernels.sigmoid_array(values.ravel(), out)
+    return out.reshape(values.shape)
+
+
+def log_likelihood(w, X, y, convention="zero_one"):
+    w, X, y = _check_likelihood_arguments(w, X, y, convention)
+    return float(kernels.log_likelihood(w, X, y, convention == "zero_one"))
+
+
+def log_likelihood_gradient(w, X, y, convention="zero_one"):
+    w, X, y = _check_likelihood_arguments(w, X, y, convention)
+    gradient = np.zeros(X.shape[1])
+    kernels.log_likelihood_gradient(w, X, y, convention == "zero_one", gradient)
+    return gradient
+
+
+def _check_likelihood_arguments(w, X, y, convention):
+    """refml's checks and messages, with numpy arrays out."""
+    validation.check_option(convention, "convention", reference.CONVENTIONS)
+    X = _arrays.as_matrix(X)
+    w = _arrays.as_matrix(w.reshape(1, -1) if isinstance(w, np.ndarray) else [w], name="w")[0]
+    validation.check_n_features(w.shape[0], X.shape[1], "the coefficient vector w")
+    labels = validation.as_labels(y)
+    validation.check_consistent_length(X.shape[0], len(labels))
+    allowed = (0, 1) if convention == "zero_one" else (-1, 1)
+    for label in labels:
+        if isinstance(label, (str, bytes)) or label not in allowed:
+            raise ValueError(f"Labels for convention={convention!r} must be "
+                             f"{allowed[0]} or {allowed[1]}, found {label!r}")
+    return w, X, np.asarray(labels, dtype=np.float64)
+
+
+sigmoid.__doc__ = reference.sigmoid.__doc__ + "\n    (refml_fast: also elementwise on arrays.)"
+log_likelihood.__doc__ = reference.log_likelihood.__doc__
+log_likelihood_gradient.__doc__ = reference.log_likelihood_gradient.__doc__
