@@ -33,8 +33,9 @@ next scan starts again at i = 1, so a pass may hold several scans); n draws for 
 search for m(theta) that finds it empty ends the fit in the pass it falls in).
 
 The step (``schedule``): "constant" is gamma_t = ``learning_rate`` (lecture 001: "in
-practice take gamma = 1"; on separable data any constant gamma > 0 makes the same mistakes,
-theta just scales by gamma).  "decreasing" is lecture 001's non-separable case,
+practice take gamma = 1"; since theta^t is gamma times the gamma = 1 iterate, any constant
+gamma > 0 makes the same mistakes in exact arithmetic, and exactly so in floats when gamma
+is a power of 2).  "decreasing" is lecture 001's non-separable case,
 
     gamma_t = learning_rate / t,   t = 1, 2, ... the number of points examined so far,
 
@@ -52,6 +53,9 @@ lecture 004's rule skips the leading +1 points and this one does not.
 Theorem 2.3 (lecture 000; Novikoff's proof in lecture 002): on data separated by theta* with
 margin delta = min_i y_i theta*'x_i / ||theta*|| > 0 and R = max_i ||x_i||, the number of
 updates is at most R^2 / delta^2 (``mistake_bound``), for every order and constant step.
+(Lecture 002's proof prints y_t^2 ||x_t^2||^2 = ||x_t^2|| <= R^2; read y_t^2 ||x_t||^2 =
+||x_t||^2 <= R^2.  Lecture 001's decreasing-step slide draws i among *all* points and updates
+only on a mistake; order="random" draws among the mistakes, as lectures 000 and 003 do.)
 """
 
 import math
