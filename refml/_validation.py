@@ -249,3 +249,48 @@ def check_option(value, name, options):
         raise ValueError(f"Invalid parameter {name}={value!r}: must be one of "
                          f"{', '.join(repr(o) for o in options)}")
     return value
+
+
+# ----------------------------------------------------------------------------------------
+# Sample weights (estimators whose fit takes ``sample_weight``).
+
+
+def as_sample_weight(sample_weight, n_samples):
+    """sample_weight as a fresh list of n_samples floats (None: all 1.0), validated.
+
+    Refused with ``ValueError``: not 1-D, a length other than n_samples ("inconsistent
+    numbers of samples"), a non-real entry, NaN, infinity, a negative weight, weights that
+    are all zero, a total weight that overflows.
+    """
+    if sample_weight is None:
+        return [1.0] * n_samples
+    if isinstance(sample_weight, (str, bytes)) or not _is_row(sample_weight):
+        raise ValueError("sample_weight should be a 1d array of weights, got a scalar instead")
+    if hasattr(sample_weight, "tolist") and callable(sample_weight.tolist):
+        sample_weight = sample_weight.tolist()
+    values = list(sample_weight)
+    for value in values:
+        if _is_row(value):
+            raise ValueError("sample_weight should be a 1d array of weights, got a 2d array")
+    weights = [_to_float(value, "sample_weight") for value in values]
+    check_consistent_length(n_samples, len(weights))
+    return check_weight_values(weights)
+
+
+def check_weight_values(weights):
+    """The value checks of ``as_sample_weight`` on a list of floats."""
+    for w in weights:
+        if w != w:
+            raise ValueError(non_finite_message("sample_weight", "NaN"))
+    if any(w in (math.inf, -math.inf) for w in weights):
+        raise ValueError(non_finite_message("sample_weight", "infinity"))
+    if any(w < 0.0 for w in weights):
+        raise ValueError("sample_weight contains a negative weight: weights must be >= 0")
+    total = 0.0
+    for w in weights:
+        total += w
+    if total == 0.0:
+        raise ValueError("sample_weight is all zero: at least one weight must be positive")
+    if total == math.inf:
+        raise ValueError("sample_weight sums to infinity: rescale the weights")
+    return weights

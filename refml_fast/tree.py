@@ -1,0 +1,106 @@
+"""Classification trees over numpy arrays: refml.tree with the growth and the descent as
+Numba kernels (``_tree_kernels``).  Identical trees to refml's: same thresholds, same
+class totals, same node ids, same random feature draws (conformance/t18_parity_tree.py).
+
+Only the hot methods are overridden: weight validation (numpy), growing, the leaf lookup,
+and the vectorised leaf votes and frequencies.  Pruning is refml's code run on the arrays'
+contents (it is linear in the number of nodes).
+"""
+
+import numpy as np
+
+import refml.tree
+from refml import _validation as validation
+from refml._tree_split import Tree
+
+from . import _tree_kernels as kernels
+from ._random import state_array, store_state
+from .base import FastMixin
+
+INT_FIELDS = ("children_left", "children_right", "feature", "n_node_samples")
+
+
+class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
+    __doc__ = refml.tree.DecisionTreeClassifier.__doc__
+
+    @staticmethod
+    def _as_weights(sample_weight, n_samples):
+        """refml's checks and messages, with numpy doing the work on numeric arrays."""
+        if not (isinstance(sample_weight, np.ndarray) and sample_weight.ndim == 1
+                and sample_weight.dtype.kind in "biuf"):
+            return np.asarray(validation.as_sample_weight(sample_weight, n_samples))
+        weights = sample_weight.astype(np.float64)  # a copy: the caller's array is untouched
+        validation.check_consistent_length(n_samples, weights.shape[0])
+        if np.isnan(weights).any() or np.isinf(weights).any() or (weights < 0).any():
+            validation.check_weight_values(weights.tolist())  # raises with refml's message
+        if not np.isfinite(weights.sum()) or not (weights > 0).any():
+            validation.check_weight_values(weights.tolist())
+        return weights
+
+    def _grow(self, X, codes, weights, settings, rng):
+        kept = weights > 0.0
+        if not kept.all():
+            X, codes, weights = X[kept], codes[kept], weights[kept]
+        n_rows = X.shape[0]
+        XT = np.ascontiguousarray(X.T)
+        sorted_rows = np.argsort(XT, axis=1)  # quicksort; ties put in index order below
+        sorted_values = np.empty_like(XT)
+        kernels.presort(XT, sorted_rows, sorted_values)
+        capacity = 2 * n_rows - 1
+        if settings["max_depth"] is not None and settings["max_depth"] < 40:
+            capacity = min(capacity, 2 ** (settings["max_depth"] + 1) - 1)
+        nodes = np.empty((capacity, 4), dtype=np.int64)
+        thresholds = np.empty(capacity)
+        values = np.empty((capacity, self.n_classes_))
+        max_depth = -1 if settings["max_depth"] is None else settings["max_depth"]
+        int_settings = np.array([settings["criterion"], max_depth, settings["n_candidates"]],
+                                dtype=np.int64)
+        state = state_array(rng)
+        node_count = kernels.grow_tree(sorted_rows, sorted_values,
+                                       np.ascontiguousarray(codes), weights, int_settings,
+                                       float(settings["min_samples_split"]), state, nodes,
+                                       thresholds, values)
+        store_state(rng, state)
+        return self._tree_from_arrays(nodes[:node_count], thresholds[:node_count],
+                                      values[:node_count], settings["criterion"])
+
+    def _tree_from_arrays(self, nodes, thresholds, values, criterion):
+        tree = Tree(self.n_classes_)
+        tree.children_left = nodes[:, kernels.LEFT].copy()
+        tree.children_right = nodes[:, kernels.RIGHT].copy()
+        tree.feature = nodes[:, kernels.FEATURE].copy()
+        tree.n_node_samples = nodes[:, kernels.N_ROWS].copy()
+        tree.threshold = thresholds.copy()
+        tree.value = values.copy()
+        tree.impurity = np.empty(len(thresholds))
+        tree.weighted_n_node_samples = np.empty(len(thresholds))
+        kernels.node_summaries(tree.value, criterion, tree.impurity,
+                               tree.weighted_n_node_samples)
+        return tree
+
+    def _prune(self, tree):
+        if float(self.ccp_alpha) == 0.0:
+            return tree
+        as_lists = Tree(tree.n_classes)
+        for name in Tree.FIELDS:
+            setattr(as_lists, name, getattr(tree, name).tolist())
+        pruned = super()._prune(as_lists)
+        for name in Tree.FIELDS:
+            dtype = np.int64 if name in INT_FIELDS else np.float64
+            setattr(pruned, name, np.array(getattr(pruned, name), dtype=dtype))
+        pruned.value = pruned.value.reshape(-1, tree.n_classes)
+        return pruned
+
+    def _apply(self, X):
+        tree = self.tree_
+        leaves = np.empty(X.shape[0], dtype=np.int64)
+        kernels.apply_tree(X, tree.children_left, tree.children_right, tree.feature,
+                           tree.threshold, leaves)
+        return leaves
+
+    def _leaf_codes(self, leaves):
+        return np.argmax(self.tree_.value[leaves], axis=1)  # the first maximum on ties
+
+    def _leaf_proba(self, leaves):
+        tree = self.tree_
+        return tree.value[leaves] / tree.weighted_n_node_samples[leaves][:, None]
