@@ -23,7 +23,8 @@ Solvers (``model`` is the estimator; its methods ``_objective``, ``_hessian`` an
 
 - ``newton``: damped Newton (IRLS): delta solves H delta = -grad by Cholesky (directions
   with a vanishing pivot, from collinear features, are left out), then backtracking from
-  t = 1 until L(theta + t delta) <= L(theta) + 1e-4 t grad'delta.
+  t = 1 until L(theta + t delta) <= L(theta) + 1e-4 t grad'delta (or, once the change
+  of L is below its rounding, until max |grad| decreases).
 - ``gradient_descent``: theta <- theta - eta grad L(theta) (lecture 003), fixed eta.
 - ``sgd``: lecture 003's SGD with uniform sampling, steps eta_k = C k^(-power_t) and the
   Polyak-Ruppert average of lecture 001, Algorithm 1 (``refml.sgd.run_steps``); one epoch
@@ -40,6 +41,7 @@ from . import sgd as sgd_module
 NEWTON_PIVOT_TOLERANCE = 1e-10
 ARMIJO_FRACTION = 1e-4
 MAX_HALVINGS = 60
+EPSILON = 2.0 ** -52
 
 
 # ----------------------------------------------------------------------------------------
@@ -180,7 +182,7 @@ def newton(model, X, codes, theta, max_iter, tol):
         slope = linalg.dot(gradient, delta)
         if not slope < 0.0:          # no descent direction left (Hessian vanished)
             return theta, n_iter, False, curve
-        accepted = _backtrack(model, X, codes, theta, loss, delta, slope)
+        accepted = _backtrack(model, X, codes, theta, loss, gradient, delta, slope)
         if accepted is None:         # no decrease found: stalled at rounding level
             return theta, n_iter, False, curve
         theta, loss, gradient = accepted
@@ -189,13 +191,22 @@ def newton(model, X, codes, theta, max_iter, tol):
     return theta, n_iter, True, curve
 
 
-def _backtrack(model, X, codes, theta, loss, delta, slope):
-    """Armijo backtracking: the first t = 1, 1/2, 1/4, ... with sufficient decrease."""
+def _backtrack(model, X, codes, theta, loss, gradient, delta, slope):
+    """Armijo backtracking: the first t = 1, 1/2, 1/4, ... with sufficient decrease.
+
+    Near the optimum the decrease drops below the rounding of L itself and the test can no
+    longer see it; a step whose loss is equal to rounding (16 eps |L|) is then accepted when
+    it reduces the largest gradient entry.
+    """
+    rounding = 16.0 * EPSILON * abs(loss)
     t = 1.0
     for _ in range(MAX_HALVINGS):
         trial = [a + t * b for a, b in zip(theta, delta)]
         trial_loss, trial_gradient = model._objective(X, codes, trial)
         if trial_loss <= loss + ARMIJO_FRACTION * t * slope:
+            return trial, trial_loss, trial_gradient
+        if (trial_loss - loss <= rounding
+                and largest_magnitude(trial_gradient) < largest_magnitude(gradient)):
             return trial, trial_loss, trial_gradient
         t = t / 2.0
     return None

@@ -25,7 +25,12 @@ column whose Cholesky pivot is at most ``tol`` times its diagonal entry (relativ
 column is a combination of the earlier ones up to 1 - R^2 <= tol); its coefficient is set
 to 0 and the other coefficients solve the least-squares problem without it, as R's ``lm``
 does with aliased columns.  ``rank_`` is the number of columns kept.  No error is raised.
+
+Features so large that X'X overflows (n max|x_ij|^2 > 1e308, e.g. entries of 1e300) raise a
+``ValueError`` asking to rescale X, rather than an infinite Gram matrix and a silent rank 0.
 """
+
+import math
 
 from . import _linalg as linalg
 from . import _validation as validation
@@ -73,6 +78,7 @@ class LeastSquaresClassifier(Classifier):
         validation.check_scalar(self.tol, "tol", "real", low=0.0, high=1.0, high_open=True)
 
     def _fit(self, X, codes):
+        check_gram_scale(self._largest_magnitude(X), len(X), type(self).__name__)
         y = self.signs_from_codes(codes)
         means = self._column_means(X) if self.fit_intercept else [0.0] * len(X[0])
         G, Xty = self._normal_equations(X, y, means)
@@ -91,6 +97,15 @@ class LeastSquaresClassifier(Classifier):
         return y_sum / len(y) - linalg.dot(w, means)
 
     # --- the hot part (refml_fast replaces these with kernels) ---
+    @staticmethod
+    def _largest_magnitude(X):
+        """max_ij |x_ij|."""
+        largest = 0.0
+        for row in X:
+            for value in row:
+                largest = max(largest, abs(value))
+        return largest
+
     @staticmethod
     def _column_means(X):
         """x_bar, each mean summed over the rows in order."""
@@ -116,3 +131,14 @@ class LeastSquaresClassifier(Classifier):
 
     def _predict_codes(self, X):
         return [1 if value > 0.0 else 0 for value in self._decision_values(X)]
+
+
+GRAM_LIMIT = 1e308
+
+
+def check_gram_scale(largest, n_samples, estimator_name):
+    """Raise ValueError when n max|x|^2, the scale of the entries of X'X, overflows."""
+    if largest > math.sqrt(GRAM_LIMIT / n_samples):
+        raise ValueError(
+            f"{estimator_name}: X has entries of magnitude up to {largest:.3g}, so X'X (sums "
+            f"of {n_samples} squares) overflows float64; rescale the features")

@@ -31,7 +31,8 @@ theta.  After fitting with alpha = 0, LogisticRegression checks whether its thet
 every training point strictly correctly; if so the data are separable, ``converged_`` is
 False and a ``ConvergenceWarning`` says that the MLE does not exist.  The model is usable
 (it separates the training data).  Use alpha > 0 for a unique finite maximiser.  All
-probabilities and losses are computed from exponents <= 0, so nothing overflows.
+probabilities and losses are computed from exponents <= 0, so nothing overflows; features so
+large that X'X overflows (e.g. entries of 1e300) raise a ValueError asking to rescale X.
 Quasi-complete separation (separable up to points on the boundary) is not detected.
 """
 
@@ -43,6 +44,7 @@ from . import _logistic_solvers as solvers
 from . import _validation as validation
 from ._random import check_random_state
 from .base import Classifier, ConvergenceWarning
+from .least_squares import LeastSquaresClassifier, check_gram_scale
 
 CONVENTIONS = ("zero_one", "plus_minus")
 
@@ -68,7 +70,8 @@ def log_likelihood(w, X, y, convention="zero_one"):
 
     ``convention="zero_one"``: sum_i y_i w'x_i + log sigma(-w'x_i) with y_i in {0, 1};
     ``convention="plus_minus"``: -sum_i log(1 + exp(-y_i w'x_i)) with y_i in {-1, +1}.
-    log sigma(t) = -softplus(-t) is computed stably.
+    log sigma(t) = -softplus(-t) is computed stably.  The {0, 1} form as printed cancels
+    for y = 1 and large w'x (w'x - softplus(w'x)): its absolute error is about eps |w'x|.
     """
     w, X, y = _check_likelihood_arguments(w, X, y, convention)
     total = 0.0
@@ -203,6 +206,7 @@ class LogisticRegression(Classifier):
 
     # --- fit ---
     def _fit(self, X, codes):
+        check_gram_scale(self._largest_magnitude(X), len(X), type(self).__name__)
         n_free = len(self.classes_) - 1
         p = self.n_features_in_ + (1 if self.fit_intercept else 0)
         theta = [0.0] * (n_free * p)
@@ -252,12 +256,14 @@ class LogisticRegression(Classifier):
         if not converged:
             reason = (f"reached max_iter={max_iter}" if self.n_iter_ == max_iter
                       else "stopped: no further decrease found at working precision")
-            _warn(
-                f"{name} did not converge ({reason}; tol={self.tol}). Increase max_iter, "
-                "or use solver='newton'.")
+            advice = ("increase max_iter or tol" if self.solver == "newton" else
+                      "increase max_iter or learning_rate, or use solver='newton'")
+            _warn(f"{name} did not converge ({reason}; tol={self.tol}): {advice}.")
         return converged
 
     # --- the arithmetic (refml_fast replaces these with kernels) ---
+    _largest_magnitude = staticmethod(LeastSquaresClassifier._largest_magnitude)
+
     def _objective(self, X, codes, theta):
         return solvers.objective(X, codes, theta, len(self.classes_), self.fit_intercept,
                                  self.alpha)

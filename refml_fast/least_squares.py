@@ -18,6 +18,10 @@ class LeastSquaresClassifier(FastMixin, reference.LeastSquaresClassifier):
     __doc__ = reference.LeastSquaresClassifier.__doc__
 
     @staticmethod
+    def _largest_magnitude(X):
+        return float(np.abs(X).max())
+
+    @staticmethod
     def _column_means(X):
         means = np.empty(X.shape[1])
         column_means(X, means)

@@ -18,10 +18,13 @@ from . import _arrays
 from . import _logistic_kernels as kernels
 from . import _random
 from .base import FastMixin
+from .least_squares import LeastSquaresClassifier
 
 
 class LogisticRegression(FastMixin, reference.LogisticRegression):
     __doc__ = reference.LogisticRegression.__doc__
+
+    _largest_magnitude = staticmethod(LeastSquaresClassifier._largest_magnitude)
 
     def _n_free(self):
         return len(self.classes_) - 1

@@ -1,0 +1,350 @@
+"""Logistic regression (refml.logistic / refml_fast.logistic): sigma and the log-likelihood by
+hand, the three solvers against each other and against the score equations, multinomial with
+reference class 0, separable data, numeric extremes, the tie rule, exact parity."""
+
+import math
+import warnings
+
+import pytest
+
+from refml.base import ConvergenceWarning
+from tests.helpers import as_list
+
+# Overlapping 1-D classes (x = 2 is class 1, x = 3 class 0): the MLE exists.
+OVERLAP_X = [[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]]
+OVERLAP_Y = [0, 0, 1, 0, 1, 1]
+
+def _logistic_sample(seed, n):
+    """n points with standard normal features (2 decimals) and labels drawn from the model
+    P(Y = 1 | x) = sigma(x_1 - 0.5 x_2 + 0.2), and a 3-class labelling from noisy thresholds."""
+    from refml._random import Generator
+    from refml.logistic import sigmoid
+
+    rng = Generator(seed)
+    X = [[round(rng.normal(), 2), round(rng.normal(), 2)] for _ in range(n)]
+    y = [1 if rng.random() < sigmoid(x[0] - 0.5 * x[1] + 0.2) else 0 for x in X]
+    three = ["abc"[(x[0] + 0.8 * rng.normal() > 0.4) + (x[1] + 0.8 * rng.normal() > 0.0)]
+             for x in X]
+    return X, y, three
+
+
+# A well-conditioned sample (centred unit-scale features, overlapping classes, MLE about
+# w = [0.7, -0.6], b = 0.2), to compare the solvers; the same points with three overlapping
+# classes (strings: "a" is the reference class 0).
+WELL_X, WELL_Y, THREE_Y = _logistic_sample(2024, 60)
+THREE_X = WELL_X
+
+# Separable: x < 0 is class 0 (centred, so that every solver reaches a separating theta).
+SEPARABLE_X = [[-2.5], [-1.5], [-0.5], [0.5], [1.5], [2.5]]
+SEPARABLE_Y = [0, 0, 0, 1, 1, 1]
+
+# Symmetric: the score equations hold at theta = 0 exactly, so every score is 0 (a tie).
+SYMMETRIC_X = [[-1.0], [1.0], [-1.0], [1.0]]
+SYMMETRIC_Y = ["no", "no", "yes", "yes"]
+
+
+def quietly(model, X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return model.fit(X, y)
+
+
+def augmented(X):
+    return [list(x) + [1.0] for x in X]
+
+
+def theta_of(model):
+    """[w_1, b_1, w_2, b_2, ...] as plain floats."""
+    coef, intercept = as_list(model.coef_), as_list(model.intercept_)
+    return [float(v) for row, b in zip(coef, intercept) for v in list(row) + [b]]
+
+
+# --- sigma and the log-likelihood -----------------------------------------------------------
+
+def test_sigmoid_values_and_stability(lib):
+    assert lib.sigmoid(0.0) == 0.5
+    assert math.isclose(lib.sigmoid(2.0), 1.0 / (1.0 + math.exp(-2.0)), rel_tol=1e-15)
+    assert math.isclose(lib.sigmoid(-2.0), math.exp(-2.0) / (1.0 + math.exp(-2.0)),
+                        rel_tol=1e-15)
+    assert lib.sigmoid(1e308) == 1.0 and lib.sigmoid(-1e308) == 0.0
+    assert lib.sigmoid(-700.0) > 0.0 and math.isclose(lib.sigmoid(-700.0), math.exp(-700.0),
+                                                      rel_tol=1e-12)
+
+
+def test_log_likelihood_by_hand(lib):
+    X = [[1.0, 2.0], [0.5, -1.0], [2.0, 0.0]]
+    # w = 0: every point has probability 1/2.
+    for y, convention in (([1, 0, 1], "zero_one"), ([1, -1, 1], "plus_minus")):
+        assert math.isclose(lib.log_likelihood([0.0, 0.0], X, y, convention), -3 * math.log(2),
+                            rel_tol=1e-15)
+    # One point x = [1], y = 1, w = [2]: log sigma(2) = -log(1 + e^-2) in both conventions
+    # (the {0, 1} form y w'x + log sigma(-w'x) = 2 - 2.127 cancels: absolute error ~ eps |w'x|).
+    expected = -math.log1p(math.exp(-2.0))
+    assert math.isclose(lib.log_likelihood([2.0], [[1.0]], [1]), expected, abs_tol=1e-15)
+    assert math.isclose(lib.log_likelihood([2.0], [[1.0]], [1], "plus_minus"), expected,
+                        rel_tol=1e-15)
+    # y = 0 (or -1) at w'x = 2: log sigma(-2).
+    assert math.isclose(lib.log_likelihood([2.0], [[1.0]], [0]), -math.log1p(math.exp(2.0)),
+                        rel_tol=1e-15)
+
+
+def test_gradient_by_hand_in_both_conventions(lib):
+    # x = [1, 2], y = 1, w = [0.5, -0.25]: w'x = 0, grad = (1 - 1/2) x = [0.5, 1].
+    for y, convention in (([1], "zero_one"), ([1], "plus_minus")):
+        gradient = as_list(lib.log_likelihood_gradient([0.5, -0.25], [[1.0, 2.0]], y,
+                                                       convention))
+        assert gradient == [0.5, 1.0]
+    # y = 0 / -1: grad = (0 - 1/2) x.
+    assert as_list(lib.log_likelihood_gradient([0.5, -0.25], [[1.0, 2.0]], [0])) == [-0.5, -1.0]
+    assert as_list(lib.log_likelihood_gradient([0.5, -0.25], [[1.0, 2.0]], [-1],
+                                               "plus_minus")) == [-0.5, -1.0]
+
+
+def test_log_likelihood_does_not_overflow(lib):
+    value = lib.log_likelihood([1.0], [[1e5], [-1e5]], [1, 0])
+    assert value == 0.0 or (value < 0.0 and value > -1e-300)
+    assert lib.log_likelihood([1.0], [[1e5]], [0]) == -1e5
+
+
+@pytest.mark.parametrize("y, convention", [([0, 2], "zero_one"), ([0, 1], "plus_minus"),
+                                           (["a", "b"], "zero_one")])
+def test_labels_must_fit_the_convention(lib, y, convention):
+    with pytest.raises(ValueError, match="convention"):
+        lib.log_likelihood([1.0], [[1.0], [2.0]], y, convention)
+
+
+def test_unknown_convention_is_named(lib):
+    with pytest.raises(ValueError, match="convention"):
+        lib.log_likelihood([1.0], [[1.0]], [1], "pm")
+
+
+# --- the estimator: binary ------------------------------------------------------------------
+
+def test_newton_solves_the_score_equations(lib):
+    model = lib.LogisticRegression(tol=1e-12).fit(OVERLAP_X, OVERLAP_Y)
+    assert model.converged_ and model.n_iter_ <= 10
+    # lecture 001: grad l(w) = sum_i (y_i - sigma(w'x_i)) x_i = 0 at the MLE (with x~ = [x, 1]).
+    gradient = as_list(lib.log_likelihood_gradient(theta_of(model), augmented(OVERLAP_X),
+                                                   OVERLAP_Y))
+    assert max(abs(g) for g in gradient) < 1e-10
+    assert as_list(model.predict([[0.5], [4.5]])) == [0, 1]
+
+
+@pytest.mark.parametrize("solver, params, tolerance", [
+    ("gd", {"tol": 1e-8}, 1e-6),
+    ("sgd", {"max_iter": 150, "random_state": 0}, 0.05),
+])
+def test_gd_and_sgd_agree_with_newton(lib, solver, params, tolerance):
+    newton = lib.LogisticRegression(tol=1e-12).fit(WELL_X, WELL_Y)
+    model = quietly(lib.LogisticRegression(solver=solver, **params), WELL_X, WELL_Y)
+    for a, b in zip(theta_of(model), theta_of(newton)):
+        assert abs(a - b) <= tolerance * max(1.0, abs(b))
+
+
+def test_newton_and_gd_losses_never_increase(lib):
+    for solver in ("newton", "gd"):
+        model = lib.LogisticRegression(solver=solver, tol=1e-6).fit(WELL_X, WELL_Y)
+        curve = model.loss_curve_
+        assert len(curve) == model.n_iter_ + 1
+        assert all(b <= a for a, b in zip(curve, curve[1:]))
+        assert math.isclose(curve[0], math.log(2.0), rel_tol=1e-15)  # theta = 0: P = 1/2
+
+
+def test_default_gd_step_is_one_over_the_smoothness_bound(lib):
+    # K = 2: L = (1/4) lambda_bound(X~'X~) / n + alpha, lambda_bound = min(trace, row sums).
+    X, n = [[1.0], [2.0], [3.0]], 3
+    # X~'X~ = [[14, 6], [6, 3]]: trace 17, largest absolute row sum 20 -> 17.
+    model = lib.LogisticRegression(solver="gd", max_iter=1, alpha=0.5)
+    quietly(model, X, [0, 1, 0])
+    assert math.isclose(model.learning_rate_, 1.0 / (0.25 * 17.0 / n + 0.5), rel_tol=1e-15)
+    # sgd: C = 1 / (B max_i ||x~_i||^2 + alpha) = 1 / (0.25 * 10 + 0.5).
+    model = quietly(lib.LogisticRegression(solver="sgd", max_iter=1, alpha=0.5,
+                                           random_state=0), X, [0, 1, 0])
+    assert math.isclose(model.learning_rate_, 1.0 / (0.25 * 10.0 + 0.5), rel_tol=1e-15)
+
+
+def test_the_cap_warns_and_leaves_a_usable_model(lib):
+    model = lib.LogisticRegression(solver="gd", max_iter=3)
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        model.fit(WELL_X, WELL_Y)
+    assert model.n_iter_ == 3 and model.converged_ is False
+    assert len(as_list(model.predict(WELL_X))) == len(WELL_X)
+
+
+def test_sgd_is_reproducible_by_seed(lib):
+    first = quietly(lib.LogisticRegression(solver="sgd", max_iter=2, random_state=3), WELL_X,
+                    WELL_Y)
+    again = quietly(lib.LogisticRegression(solver="sgd", max_iter=2, random_state=3), WELL_X,
+                    WELL_Y)
+    other = quietly(lib.LogisticRegression(solver="sgd", max_iter=2, random_state=4), WELL_X,
+                    WELL_Y)
+    assert theta_of(first) == theta_of(again) != theta_of(other)
+
+
+def test_ridge_penalty_shrinks_and_satisfies_its_score_equation(lib):
+    alpha = 0.3
+    model = lib.LogisticRegression(alpha=alpha, tol=1e-12).fit(WELL_X, WELL_Y)
+    free = lib.LogisticRegression(tol=1e-12).fit(WELL_X, WELL_Y)
+    w = as_list(model.coef_)[0]
+    assert sum(v * v for v in w) < sum(v * v for v in as_list(free.coef_)[0])
+    # (1/n) grad l(theta) = alpha [w, 0]
+    gradient = as_list(lib.log_likelihood_gradient(theta_of(model), augmented(WELL_X), WELL_Y))
+    n = len(WELL_X)
+    for g, target in zip(gradient, [alpha * v for v in w] + [0.0]):
+        assert abs(g / n - target) < 1e-10
+
+
+def test_without_intercept(lib):
+    model = lib.LogisticRegression(fit_intercept=False, tol=1e-12).fit(WELL_X, WELL_Y)
+    assert as_list(model.intercept_) == [0.0]
+    gradient = as_list(lib.log_likelihood_gradient(as_list(model.coef_)[0], WELL_X, WELL_Y))
+    assert max(abs(g) for g in gradient) < 1e-10
+
+
+def test_probabilities_and_decision_function(lib):
+    model = lib.LogisticRegression().fit(OVERLAP_X, OVERLAP_Y)
+    proba = [as_list(row) for row in as_list(model.predict_proba(OVERLAP_X))]
+    scores = as_list(model.decision_function(OVERLAP_X))
+    for row, z in zip(proba, scores):
+        assert math.isclose(row[0] + row[1], 1.0, rel_tol=1e-15)
+        assert math.isclose(row[1], lib.sigmoid(z), rel_tol=1e-12)
+    predicted = as_list(model.predict(OVERLAP_X))
+    assert predicted == [model.classes_[1] if z > 0 else model.classes_[0] for z in scores]
+
+
+def test_a_zero_score_goes_to_the_first_class(lib):
+    model = lib.LogisticRegression().fit(SYMMETRIC_X, SYMMETRIC_Y)
+    assert model.n_iter_ == 0 and model.converged_  # the gradient vanishes at theta = 0
+    assert theta_of(model) == [0.0, 0.0]
+    assert as_list(model.predict([[-1.0], [1.0]])) == ["no", "no"]
+    assert [as_list(r) for r in as_list(model.predict_proba([[3.0]]))] == [[0.5, 0.5]]
+
+
+# --- multinomial with reference class 0 --------------------------------------------------------
+
+def test_multinomial_shapes_and_reference_class(lib):
+    model = lib.LogisticRegression(tol=1e-10).fit(THREE_X, THREE_Y)
+    assert [len(as_list(row)) for row in as_list(model.coef_)] == [2, 2]
+    assert len(as_list(model.intercept_)) == 2
+    proba = [as_list(r) for r in as_list(model.predict_proba(THREE_X))]
+    scores = [as_list(r) for r in as_list(model.decision_function(THREE_X))]
+    for p, z in zip(proba, scores):
+        assert z[0] == 0.0 and math.isclose(sum(p), 1.0, rel_tol=1e-14)
+        # lecture 003: log P(Y = k | x) / P(Y = 0 | x) = beta_k'x~
+        for k in (1, 2):
+            assert math.isclose(math.log(p[k] / p[0]), z[k], rel_tol=1e-9, abs_tol=1e-12)
+    labels = as_list(model.predict(THREE_X))
+    assert labels == [model.classes_[max(range(3), key=lambda k: (z[k], -k))] for z in scores]
+
+
+def test_multinomial_score_equations_and_solvers(lib):
+    newton = lib.LogisticRegression(tol=1e-12).fit(THREE_X, THREE_Y)
+    # grad_k = (1/n) sum_i (P_ik - 1{y_i = k}) x~_i = 0, checked from predict_proba.
+    proba = [as_list(r) for r in as_list(newton.predict_proba(THREE_X))]
+    for k in (1, 2):
+        for j in range(3):
+            total = sum((p[k] - (1.0 if y == newton.classes_[k] else 0.0)) * x[j]
+                        for p, y, x in zip(proba, THREE_Y, augmented(THREE_X)))
+            assert abs(total) < 1e-9
+    gd = lib.LogisticRegression(solver="gd", tol=1e-8).fit(THREE_X, THREE_Y)
+    for a, b in zip(theta_of(gd), theta_of(newton)):
+        assert abs(a - b) <= 1e-6 * max(1.0, abs(b))
+
+
+# --- separable data and extremes --------------------------------------------------------------
+
+@pytest.mark.parametrize("solver", ["newton", "gd", "sgd"])
+def test_separable_data_warn_that_the_mle_does_not_exist(lib, solver):
+    model = lib.LogisticRegression(solver=solver, random_state=0, max_iter=300)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(SEPARABLE_X, SEPARABLE_Y)
+    assert any(issubclass(w.category, ConvergenceWarning) and "does not exist" in str(w.message)
+               for w in caught)
+    assert model.converged_ is False
+    assert all(math.isfinite(v) for v in theta_of(model))
+    assert as_list(model.predict(SEPARABLE_X)) == SEPARABLE_Y
+    assert all(math.isfinite(v) for row in as_list(model.predict_proba([[1e300]]))
+               for v in as_list(row))
+
+
+def test_separable_data_with_a_penalty_converge(lib):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = lib.LogisticRegression(alpha=0.1).fit(SEPARABLE_X, SEPARABLE_Y)
+    assert model.converged_ and as_list(model.predict(SEPARABLE_X)) == SEPARABLE_Y
+
+
+def test_huge_features_raise_a_clear_error_and_large_ones_work(lib):
+    # 1e300: X'X overflows, a ValueError says so and asks to rescale (no inf, no crash).
+    with pytest.raises(ValueError, match="rescale"):
+        lib.LogisticRegression().fit([[1e300], [-1e300], [2e300], [-3e300]], [1, 0, 0, 1])
+    # 1e150: fine; the MLE scales as 1/1e150 (the same data divided by 1e150, then scaled).
+    X = [[v * 1e150] for v in (1.0, -1.0, 2.0, -3.0, 0.5)]
+    small = lib.LogisticRegression(tol=1e-12).fit([[1.0], [-1.0], [2.0], [-3.0], [0.5]],
+                                                  [1, 0, 0, 1, 1])
+    model = lib.LogisticRegression(tol=1e-12 * 1e150).fit(X, [1, 0, 0, 1, 1])  # grad ~ x
+    assert math.isclose(as_list(model.coef_)[0][0] * 1e150, as_list(small.coef_)[0][0],
+                        rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("params, name", [
+    ({"solver": "lbfgs"}, "solver"), ({"alpha": -1.0}, "alpha"), ({"tol": -1e-3}, "tol"),
+    ({"max_iter": 0}, "max_iter"), ({"max_iter": 2.5}, "max_iter"),
+    ({"learning_rate": 0.0}, "learning_rate"), ({"power_t": 0.0}, "power_t"),
+    ({"power_t": 1.5}, "power_t"), ({"fit_intercept": "yes"}, "fit_intercept"),
+    ({"random_state": -1}, "random_state"), ({"alpha": float("inf")}, "alpha")])
+def test_bad_hyper_parameters_are_named_at_fit(lib, params, name):
+    with pytest.raises(ValueError, match=name):
+        lib.LogisticRegression(**params).fit(OVERLAP_X, OVERLAP_Y)
+
+
+# --- against scikit-learn, and exact parity (refml_fast) --------------------------------------
+
+@pytest.mark.fast
+def test_agrees_with_scikit_learn():
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression as Reference
+
+    import refml_fast
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(400, 4))
+    y = rng.integers(0, 3, size=400)
+    X += np.eye(3, 4)[y]  # class-dependent shift: overlapping classes
+    for labels, alpha in ((y % 2, 0.0), (y % 2, 0.05), (y, 0.0)):
+        C = np.inf if alpha == 0.0 else 1.0 / (alpha * len(X))   # alpha = 1/(C n)
+        reference = Reference(C=C, tol=1e-12, max_iter=10000).fit(X, labels)
+        model = refml_fast.LogisticRegression(alpha=alpha, tol=1e-12).fit(X, labels)
+        if len(set(labels.tolist())) == 2:
+            coef, intercept = reference.coef_, reference.intercept_
+        else:   # scikit-learn's symmetric parameters, relative to class 0
+            coef = reference.coef_[1:] - reference.coef_[0]
+            intercept = reference.intercept_[1:] - reference.intercept_[0]
+        assert np.allclose(model.coef_, coef, atol=1e-6)
+        assert np.allclose(model.intercept_, intercept, atol=1e-6)
+
+
+@pytest.mark.fast
+def test_fast_gives_the_identical_coefficients():
+    import numpy as np
+
+    import refml
+    import refml_fast
+    from conformance._parity import random_dataset
+    from refml._random import Generator
+
+    rng = Generator(21)
+    for trial in range(24):
+        X, y, X_query = random_dataset(rng, n_max=25, binary=trial % 2 == 0)
+        for solver, max_iter in (("newton", None), ("gd", 30), ("sgd", 3)):
+            params = dict(solver=solver, max_iter=max_iter, random_state=trial,
+                          alpha=0.1 * (trial % 3), fit_intercept=trial % 4 != 1)
+            a = quietly(refml.LogisticRegression(**params), X, y)
+            b = quietly(refml_fast.LogisticRegression(**params), np.array(X), y)
+            assert b.coef_.tolist() == a.coef_ and b.intercept_.tolist() == a.intercept_
+            assert (b.n_iter_, b.converged_, b.loss_curve_) == (a.n_iter_, a.converged_,
+                                                                a.loss_curve_)
+            assert b.predict_proba(X_query).tolist() == a.predict_proba(X_query)
+            assert b.decision_function(X_query).tolist() == a.decision_function(X_query)
+            assert b.predict(X_query).tolist() == a.predict(X_query)
