@@ -1,0 +1,369 @@
+"""Plug-in classifiers from estimated densities: kernel density classifier and naive Bayes.
+
+Lecture 003 (003_7b0b314a1968f6b8.txt), "Kernel Density Classifier" and "Naive Bayes
+Classifier".  Bayes' formula with estimates plugged in:
+
+    P_hat(Y = k | X = x) = pi_k f_k(x) / sum_k' pi_k' f_k'(x),   pi_k = n_k / n,
+
+predict argmax_k pi_k f_k(x) (ties: the first class in ``classes_`` order).
+* Kernel density classifier: f_k is a KDE on the rows of class k (``refml.density``).
+* Naive Bayes: f_k(x) = prod_j f_kj(x_j), each marginal f_kj estimated in one dimension by a
+  Gaussian (``GaussianNB``), a histogram or a KDE.
+
+Everything is computed in log space, a_k(x) = log pi_k + log f_k(x), and the posterior is
+exp(a_k - logsumexp(a)), so it never underflows, even far in the tails.
+
+Zero-density rule: where every class has f_k(x) = 0 (compact Epanechnikov kernels, or
+histogram bins that no class fills, or x outside the histogram range), the data say nothing
+about x, and a_k(x) = log pi_k: the posterior is the prior and the prediction the most
+frequent class.  No division by zero happens anywhere.
+
+Bandwidths of the kernel estimates (``bandwidth="silverman"`` or ``"cv"``): Silverman's rule
+for the n_k rows of class k.  When a feature has zero standard deviation within a class (a
+class with a single sample, or a constant feature) its sigma is replaced by the standard
+deviation of that feature over all training rows, and by 1.0 when the feature is constant
+in the whole training set.  "cv" searches s times that bandwidth as ``KernelDensity`` does,
+for classes with at least 2 samples (Silverman's otherwise).
+"""
+
+import math
+
+from . import _bandwidth as bandwidths
+from . import _kernels
+from . import _validation as validation
+from .base import Classifier
+
+__all__ = ["KernelDensityClassifier", "NaiveBayes", "GaussianNB"]
+
+
+class DensityClassifier(bandwidths.KernelSums, Classifier):
+    """argmax_k log pi_k + log f_k(x); subclasses estimate the densities f_k."""
+
+    def _fit(self, X, codes):
+        n, counts = len(codes), [0] * len(self.classes_)
+        for code in codes:
+            counts[code] += 1
+        self.class_count_ = counts
+        self.class_prior_ = [count / n for count in counts]
+        self.class_log_prior_ = [math.log(count / n) for count in counts]
+        self._fit_densities(X, codes)
+
+    # representation hooks (refml_fast: numpy)
+    @staticmethod
+    def _rows_of_class(X, codes, k):
+        return [row for row, code in zip(X, codes) if code == k]
+
+    @staticmethod
+    def _column(X, j):
+        return [[row[j]] for row in X]
+
+    def _joint_log_likelihood(self, X):
+        """a_k(x) = log pi_k + log f_k(x) for each row, with the zero-density rule."""
+        joint = []
+        for logs in self._class_log_densities(X):
+            row = [prior + value for prior, value in zip(self.class_log_prior_, logs)]
+            if all(value == -math.inf for value in row):
+                row = list(self.class_log_prior_)
+            joint.append(row)
+        return joint
+
+    def _predict_codes(self, X):
+        codes = []
+        for row in self._joint_log_likelihood(X):
+            best = 0
+            for k in range(1, len(row)):
+                if row[k] > row[best]:  # strict: ties keep the first class
+                    best = k
+            codes.append(best)
+        return codes
+
+    def predict_log_proba(self, X):
+        """log P_hat(Y = k | X = x) = a_k - logsumexp_k' a_k' (columns in classes_ order)."""
+        X = self._validate_predict(X)
+        return self._as_output([_log_normalise(row) for row in self._joint_log_likelihood(X)])
+
+    def predict_proba(self, X):
+        """P_hat(Y = k | X = x) = exp(a_k - logsumexp a): never 0/0, never underflows to
+        an all-zero row."""
+        X = self._validate_predict(X)
+        return self._as_output([[math.exp(v) for v in _log_normalise(row)]
+                                for row in self._joint_log_likelihood(X)])
+
+    def _fallback_std(self, X):
+        """sigma_j over all training rows, 1.0 for a constant feature (see module notes)."""
+        return [sigma if sigma > 0.0 else 1.0 for sigma in self._feature_std(X)]
+
+    def _class_std(self, rows, fallback):
+        return [sigma if sigma > 0.0 else fallback[j]
+                for j, sigma in enumerate(self._feature_std(rows))]
+
+
+def _log_normalise(row):
+    """a - logsumexp(a), with logsumexp(a) = m + log sum exp(a_k - m), m = max a_k."""
+    top = max(row)
+    total = 0.0
+    for value in row:
+        total += math.exp(value - top)
+    log_total = top + math.log(total)
+    return [value - log_total for value in row]
+
+
+def _check_bandwidth(estimator, d, one_dimensional):
+    if isinstance(estimator.bandwidth, str):
+        validation.check_option(estimator.bandwidth, "bandwidth", ("silverman", "cv"))
+        if (estimator.bandwidth == "cv" and estimator.kernel == "epanechnikov"
+                and not one_dimensional and d != 1):
+            raise ValueError("Invalid parameter bandwidth='cv': with kernel='epanechnikov' "
+                             f"cross-validation is implemented for 1 feature, X has {d}")
+    elif one_dimensional:
+        validation.check_scalar(estimator.bandwidth, "bandwidth", "real", low=0.0,
+                                high=math.inf, low_open=True, high_open=True)
+    else:
+        bandwidths.explicit_cholesky(estimator.bandwidth, d)
+
+
+class KernelDensityClassifier(DensityClassifier):
+    """Class priors n_k / n times a kernel density estimate of each class.
+
+    Parameters
+    ----------
+    kernel : "gaussian" or "epanechnikov".
+    bandwidth : as for ``refml.density.KernelDensity`` (a number, d numbers, a d x d
+        matrix, "silverman" or "cv"), applied to each class on its own rows; Silverman's
+        rule uses n_k and the class's sigma_j, with the fallback of the module notes.
+
+    Attributes
+    ----------
+    class_count_, class_prior_, class_log_prior_;  class_data_ : the rows of each class;
+    bandwidth_cholesky_ : the factor L_k (H_k = L_k L_k') of each class.
+    """
+
+    def __init__(self, *, kernel="gaussian", bandwidth="silverman"):
+        self.kernel = kernel
+        self.bandwidth = bandwidth
+
+    def _check_params(self, X):
+        validation.check_option(self.kernel, "kernel", _kernels.KERNELS)
+        _check_bandwidth(self, self._n_rows_cols(X)[1], one_dimensional=False)
+
+    def _fit_densities(self, X, codes):
+        d = self._n_rows_cols(X)[1]
+        fallback = self._fallback_std(X)
+        self.class_data_, self.bandwidth_cholesky_ = [], []
+        for k in range(len(self.classes_)):
+            rows = self._rows_of_class(X, codes, k)
+            n_k = self.class_count_[k]
+            if not isinstance(self.bandwidth, str):
+                L = bandwidths.explicit_cholesky(self.bandwidth, d)
+            else:
+                std = self._class_std(rows, fallback)
+                L = bandwidths.diagonal(bandwidths.silverman_from_std(std, n_k))
+                if self.bandwidth == "cv" and n_k >= 2:
+                    L = bandwidths.cv_search(self, rows, L, self.kernel)[0]
+            self.class_data_.append(rows)
+            self.bandwidth_cholesky_.append(L)
+
+    def _log_constants(self):
+        """log(c_d det(H_k)^(-1/2) / n_k) for each class."""
+        constants = []
+        for k, L in enumerate(self.bandwidth_cholesky_):
+            value = _kernels.log_normaliser(self.kernel, len(L))
+            for j in range(len(L)):
+                value -= math.log(L[j][j])
+            constants.append(value - math.log(self.class_count_[k]))
+        return constants
+
+    def _class_log_densities(self, X):
+        """log f_k(x) for each row of X and class k (the KDE of class k, in log space)."""
+        columns = []
+        for k, constant in enumerate(self._log_constants()):
+            logs = self._kde_sums(X, self.class_data_[k], self.bandwidth_cholesky_[k],
+                                  self.kernel, True)
+            columns.append([value + constant for value in logs])
+        return [list(row) for row in zip(*columns)]
+
+
+class NaiveBayes(DensityClassifier):
+    """Naive Bayes: f_k(x) = prod_j f_kj(x_j), each marginal estimated in one dimension.
+
+    Parameters
+    ----------
+    marginal : "gaussian" (N(theta_kj, var_kj), maximum likelihood, variance 1/n_k),
+        "histogram" (``bins`` equal bins on each feature's training range, shared by the
+        classes; 0 outside it) or "kde" (a one-dimensional KDE of each class and feature).
+    bins : number of bins of the histogram marginals.
+    kernel, bandwidth : of the KDE marginals: a number h > 0, "silverman"
+        (h_kj = (4/(3 n_k))^(1/5) sigma_kj, with the fallback of the module notes) or "cv".
+    var_smoothing : > 0; the Gaussian marginals use var_kj + epsilon with
+        epsilon = var_smoothing * max_j var_j (var_j over all training rows, divisor n), as
+        scikit-learn's GaussianNB does, so a constant feature or a class with one sample
+        never gives a zero variance; when every feature is constant, epsilon = var_smoothing.
+
+    Attributes
+    ----------
+    class_count_, class_prior_, class_log_prior_;  gaussian: theta_, var_, epsilon_;
+    histogram: bin_low_, bin_high_, bin_width_, bin_counts_ ([k][j][b]);
+    kde: class_data_ (the rows of each class), bandwidths_ ([k][j]).
+    """
+
+    def __init__(self, *, marginal="gaussian", bins=10, kernel="gaussian",
+                 bandwidth="silverman", var_smoothing=1e-9):
+        self.marginal = marginal
+        self.bins = bins
+        self.kernel = kernel
+        self.bandwidth = bandwidth
+        self.var_smoothing = var_smoothing
+
+    def _check_params(self, X):
+        validation.check_option(self.marginal, "marginal", ("gaussian", "histogram", "kde"))
+        validation.check_scalar(self.bins, "bins", "int", low=1)
+        validation.check_option(self.kernel, "kernel", _kernels.KERNELS)
+        _check_bandwidth(self, self._n_rows_cols(X)[1], one_dimensional=True)
+        validation.check_scalar(self.var_smoothing, "var_smoothing", "real", low=0.0,
+                                high=math.inf, low_open=True, high_open=True)
+
+    def _fit_densities(self, X, codes):
+        {"gaussian": self._fit_gaussian, "histogram": self._fit_histogram,
+         "kde": self._fit_kde}[self.marginal](X, codes)
+
+    def _class_log_densities(self, X):
+        """log f_k(x) = sum_j log f_kj(x_j) for each row of X and class k."""
+        return {"gaussian": self._gaussian_log_densities,
+                "histogram": self._histogram_log_densities,
+                "kde": self._kde_log_densities}[self.marginal](X)
+
+    # --- Gaussian marginals ---
+    def _fit_gaussian(self, X, codes):
+        overall = class_moments(X, [0] * len(codes), 1)[1][0]
+        largest = max(overall)
+        self.epsilon_ = self.var_smoothing * largest if largest > 0.0 else self.var_smoothing
+        means, variances = class_moments(X, codes, len(self.classes_))
+        self.theta_ = means
+        self.var_ = [[v + self.epsilon_ for v in row] for row in variances]
+
+    def _gaussian_constants(self):
+        """-1/2 sum_j log(2 pi var_kj) for each class."""
+        constants = []
+        for row in self.var_:
+            total = 0.0
+            for v in row:
+                total += math.log(2.0 * math.pi * v)
+            constants.append(-0.5 * total)
+        return constants
+
+    def _gaussian_log_densities(self, X):
+        constants = self._gaussian_constants()
+        result = []
+        for x in X:
+            logs = []
+            for k, constant in enumerate(constants):
+                theta, var = self.theta_[k], self.var_[k]
+                total = 0.0
+                for j in range(len(x)):
+                    deviation = x[j] - theta[j]
+                    total += deviation * deviation / var[j]
+                logs.append(constant - 0.5 * total)
+            result.append(logs)
+        return result
+
+    # --- histogram marginals ---
+    def _fit_histogram(self, X, codes):
+        from .density import Histogram, bin_index
+
+        low, high = Histogram._column_extremes(X)
+        d, m = len(low), self.bins
+        for j in range(d):
+            if low[j] == high[j]:
+                low[j], high[j] = low[j] - 0.5, high[j] + 0.5
+        counts = [[[0] * m for _ in range(d)] for _ in self.classes_]
+        for row, code in zip(X, codes):
+            for j in range(d):
+                counts[code][j][bin_index(row[j], low[j], high[j], m)] += 1
+        self.bin_low_, self.bin_high_ = low, high
+        self.bin_width_ = [(high[j] - low[j]) / m for j in range(d)]
+        self.bin_counts_ = counts
+
+    def _histogram_log_densities(self, X):
+        from .density import bin_index
+
+        result = []
+        for x in X:
+            logs = []
+            for k, n_k in enumerate(self.class_count_):
+                total = 0.0
+                for j in range(len(x)):
+                    b = bin_index(x[j], self.bin_low_[j], self.bin_high_[j], self.bins)
+                    count = 0 if b is None else self.bin_counts_[k][j][b]
+                    if count == 0:
+                        total = -math.inf
+                        break
+                    total += math.log(count / (n_k * self.bin_width_[j]))
+                logs.append(total)
+            result.append(logs)
+        return result
+
+    # --- KDE marginals ---
+    def _fit_kde(self, X, codes):
+        fallback = self._fallback_std(X)
+        self.class_data_, self.bandwidths_ = [], []
+        for k, n_k in enumerate(self.class_count_):
+            rows = self._rows_of_class(X, codes, k)
+            if not isinstance(self.bandwidth, str):
+                h = [float(self.bandwidth)] * len(fallback)
+            else:
+                std = self._class_std(rows, fallback)
+                factor = bandwidths.silverman_factor(n_k, 1)  # the 1-D rule, n_k rows
+                h = [factor * sigma for sigma in std]
+                if self.bandwidth == "cv" and n_k >= 2:
+                    h = [bandwidths.cv_search(self, self._column(rows, j), [[h[j]]],
+                                              self.kernel)[0][0][0] for j in range(len(h))]
+            self.class_data_.append(rows)
+            self.bandwidths_.append(h)
+
+    def _kde_log_densities(self, X):
+        n_queries, d = self._n_rows_cols(X)
+        log_c = _kernels.log_normaliser(self.kernel, 1)
+        columns = []
+        for k, n_k in enumerate(self.class_count_):
+            totals = [0.0] * n_queries
+            for j in range(d):
+                h = self.bandwidths_[k][j]
+                logs = self._kde_sums(self._column(X, j), self._column(self.class_data_[k], j),
+                                      [[h]], self.kernel, True)
+                constant = log_c - math.log(h) - math.log(n_k)
+                totals = [t + (value + constant) for t, value in zip(totals, logs)]
+            columns.append(totals)
+        return [list(row) for row in zip(*columns)]
+
+
+class GaussianNB(NaiveBayes):
+    """Naive Bayes with Gaussian marginals: NaiveBayes(marginal="gaussian").
+
+    Per-class maximum-likelihood means theta_kj and variances var_kj (divisor n_k, SPEC
+    section 6) plus epsilon = var_smoothing * max_j var_j (see ``NaiveBayes``).
+    """
+
+    marginal, bins, kernel, bandwidth = "gaussian", 10, "gaussian", "silverman"
+
+    def __init__(self, *, var_smoothing=1e-9):
+        self.var_smoothing = var_smoothing
+
+
+def class_moments(X, codes, n_classes):
+    """(means, variances), K x d: per-class mean and variance with divisor n_k, summed in
+    row order (refml_fast repeats this order)."""
+    d = len(X[0])
+    counts = [0] * n_classes
+    sums = [[0.0] * d for _ in range(n_classes)]
+    for row, code in zip(X, codes):
+        counts[code] += 1
+        for j in range(d):
+            sums[code][j] += row[j]
+    means = [[sums[k][j] / counts[k] for j in range(d)] for k in range(n_classes)]
+    squares = [[0.0] * d for _ in range(n_classes)]
+    for row, code in zip(X, codes):
+        for j in range(d):
+            deviation = row[j] - means[code][j]
+            squares[code][j] += deviation * deviation
+    variances = [[squares[k][j] / counts[k] for j in range(d)] for k in range(n_classes)]
+    return means, variances
