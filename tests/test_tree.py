@@ -1,0 +1,507 @@
+"""Classification trees (refml.tree / refml_fast.tree): splits worked by hand, the tie rules,
+optimality of every split against a brute-force search, stopping rules, sample weights,
+random feature subsets, cost-complexity pruning against an enumeration of all subtrees,
+the text rendering, bad parameters and weights, and exact refml/refml_fast agreement."""
+
+import copy
+import math
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from refml._random import Generator
+from refml._tree_split import Tree
+from tests.helpers import as_list
+
+# One feature, two classes: the only boundary worth taking is between 1 and 2 (t = 1.5).
+STEPS_X = [[0.0], [1.0], [2.0], [3.0]]
+STEPS_Y = ["a", "a", "b", "b"]
+# XOR: every first split gains nothing (each half stays 50/50), the next ones everything.
+XOR_X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+XOR_Y = [0, 1, 1, 0]
+# Two identical, equally perfect features: column order must pick feature 0.
+TWIN_X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]
+TWIN_Y = [0, 0, 1, 1]
+# Labels 0 1 1 0 on one feature: t = 0.5 and t = 2.5 cost exactly the same (4/3 by hand);
+# the ascending threshold order must keep t = 0.5.
+ENDS_X = [[0.0], [1.0], [2.0], [3.0]]
+ENDS_Y = [0, 1, 1, 0]
+# Feature 0 is constant, feature 1 separates: feature 0 must never be split on.
+CONST_X = [[5.0, 0.0], [5.0, 1.0], [5.0, 2.0], [5.0, 3.0]]
+# Every feature constant and labels 2:2: one leaf, the vote tie goes to classes_[0] = "a".
+FLAT_X = [[1.0, 2.0]] * 4
+FLAT_Y = ["b", "a", "b", "a"]
+# Conflicting duplicates: the same point with both labels cannot be fitted.
+CLASH_X = [[0.0], [0.0], [1.0]]
+CLASH_Y = [0, 1, 1]
+
+
+def tree_lists(model):
+    """The fitted tree_ of either package as plain lists."""
+    return {name: as_list(getattr(model.tree_, name)) for name in Tree.FIELDS}
+
+
+def random_data(rng, n, d, k, grid=True):
+    """Small random data: integer grid values (many ties) or normals; every class present."""
+    X = [[float(rng.randbelow(4)) if grid else rng.normal() for _ in range(d)] for _ in range(n)]
+    y = [i % k for i in range(n)]
+    return X, [y[i] for i in rng.permutation(n)]
+
+
+# --- splits by hand and the tie rules ----------------------------------------------------
+
+def test_a_step_is_split_at_the_midpoint(lib):
+    model = lib.DecisionTreeClassifier().fit(STEPS_X, STEPS_Y)
+    tree = tree_lists(model)
+    assert tree["feature"] == [0, -1, -1] and tree["threshold"] == [1.5, 0.0, 0.0]
+    assert tree["value"] == [[2.0, 2.0], [2.0, 0.0], [0.0, 2.0]]
+    assert tree["impurity"] == [0.5, 0.0, 0.0]  # Gini 1/2 (1/2) + 1/2 (1/2) at the root
+    assert as_list(model.predict([[1.5], [1.50001], [-9.0], [9.0]])) == ["a", "b", "a", "b"]
+
+
+def test_xor_takes_a_zero_gain_split_and_fits_exactly(lib):
+    model = lib.DecisionTreeClassifier().fit(XOR_X, XOR_Y)
+    assert as_list(model.predict(XOR_X)) == XOR_Y
+    assert model.get_depth() == 2 and model.get_n_leaves() == 4
+    assert tree_lists(model)["feature"][:2] == [0, 1]  # column order on the 0-gain tie
+
+
+def test_features_are_tried_in_column_order(lib):
+    model = lib.DecisionTreeClassifier().fit(TWIN_X, TWIN_Y)
+    assert tree_lists(model)["feature"][0] == 0
+    reversed_columns = [[b, a + 10.0] for a, b in TWIN_X]
+    assert tree_lists(lib.DecisionTreeClassifier().fit(reversed_columns, TWIN_Y))["feature"][0] == 0
+
+
+def test_equal_costs_keep_the_smallest_threshold(lib):
+    model = lib.DecisionTreeClassifier(max_depth=1).fit(ENDS_X, ENDS_Y)
+    assert tree_lists(model)["threshold"][0] == 0.5
+
+
+def test_a_constant_feature_is_never_split_on(lib):
+    model = lib.DecisionTreeClassifier().fit(CONST_X, TWIN_Y)
+    assert [f for f in tree_lists(model)["feature"] if f != -1] == [1]
+
+
+def test_all_constant_features_give_one_leaf_voting_the_first_class_on_ties(lib):
+    model = lib.DecisionTreeClassifier().fit(FLAT_X, FLAT_Y)
+    assert model.tree_.node_count == 1 and model.get_depth() == 0
+    assert as_list(model.predict([[0.0, 0.0]])) == ["a"]
+    assert as_list(model.predict_proba([[9.0, 9.0]])) == [[0.5, 0.5]]
+
+
+def test_conflicting_duplicates_end_in_an_impure_leaf(lib):
+    model = lib.DecisionTreeClassifier().fit(CLASH_X, CLASH_Y)
+    assert as_list(model.predict_proba([[0.0], [1.0]])) == [[0.5, 0.5], [0.0, 1.0]]
+    assert as_list(model.predict(CLASH_X)) == [0, 0, 1]
+
+
+def test_entropy_uses_natural_logs(lib):
+    model = lib.DecisionTreeClassifier(criterion="entropy").fit(STEPS_X, STEPS_Y)
+    assert math.isclose(tree_lists(model)["impurity"][0], math.log(2.0), rel_tol=1e-15)
+
+
+def test_adjacent_floats_and_huge_values_still_split(lib):
+    low = 1.0
+    high = math.nextafter(1.0, 2.0)
+    model = lib.DecisionTreeClassifier().fit([[low], [high]], [0, 1])
+    assert tree_lists(model)["threshold"][0] == low  # the midpoint rounds onto a bound
+    assert as_list(model.predict([[low], [high]])) == [0, 1]
+    X = [[-1e308], [1e308], [1e300], [-1e300]]
+    model = lib.DecisionTreeClassifier().fit(X, [0, 1, 1, 0])
+    assert tree_lists(model)["threshold"][0] == 0.0  # (-1e300)/2 + 1e300/2, no overflow
+    assert as_list(model.predict(X)) == [0, 1, 1, 0]
+
+
+# --- every split is the best one (a brute-force search with exact fractions) ------------
+
+def exact_cost(X, y, weights, rows, j, t, criterion):
+    """|R1|/|R| gamma(R1) + |R2|/|R| gamma(R2) of the split X_j <= t, straight from the lecture."""
+    sides = [[i for i in rows if X[i][j] <= t], [i for i in rows if X[i][j] > t]]
+    total = sum(weights[i] for i in rows)
+    cost = 0
+    for side in sides:
+        size = sum(weights[i] for i in side)
+        p = [sum(weights[i] for i in side if y[i] == k) / size for k in sorted(set(y))]
+        if criterion == "gini":
+            gamma = sum(pk * (1 - pk) for pk in p)
+        else:
+            gamma = -sum(float(pk) * math.log(pk) for pk in p if pk > 0)
+        cost += size / total * gamma
+    return cost
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_every_split_minimises_the_impurity_over_all_candidates(lib, criterion):
+    rng = Generator(17)
+    for _ in range(15):
+        X, y = random_data(rng, 12, 3, 3, grid=rng.random() < 0.7)
+        weights = [Fraction(1 + rng.randbelow(3)) for _ in y]
+        model = lib.DecisionTreeClassifier(criterion=criterion)
+        model.fit(X, y, sample_weight=[float(w) for w in weights])
+        tree = tree_lists(model)
+        for node, rows in enumerate(node_rows(X, tree)):
+            if tree["feature"][node] == -1:
+                continue
+            j, t = tree["feature"][node], tree["threshold"][node]
+            chosen = exact_cost(X, y, weights, rows, j, t, criterion)
+            best = min(exact_cost(X, y, weights, rows, f, value, criterion)
+                       for f in range(3) for value in {X[i][f] for i in rows}
+                       if any(X[i][f] > value for i in rows))
+            assert chosen <= best + (0 if criterion == "gini" else 1e-12)
+
+
+def node_rows(X, tree):
+    """The training rows reaching each node, by descending the tree."""
+    rows = [[] for _ in tree["feature"]]
+    for i, x in enumerate(X):
+        node = 0
+        rows[0].append(i)
+        while tree["children_left"][node] != -1:
+            left = x[tree["feature"][node]] <= tree["threshold"][node]
+            node = tree["children_left" if left else "children_right"][node]
+            rows[node].append(i)
+    return rows
+
+
+# --- stopping rules ----------------------------------------------------------------------
+
+def test_max_depth_one_is_a_stump(lib):
+    X, y = random_data(Generator(3), 30, 3, 3)
+    model = lib.DecisionTreeClassifier(max_depth=1).fit(X, y)
+    assert model.get_depth() == 1 and model.get_n_leaves() == 2
+
+
+def test_min_samples_split_counts_weight(lib):
+    # Three rows of weight 0.5: W = 1.5 < 2 points, so the root is a leaf.
+    model = lib.DecisionTreeClassifier().fit(STEPS_X[:3], [0, 0, 1], sample_weight=[0.5] * 3)
+    assert model.tree_.node_count == 1
+    model = lib.DecisionTreeClassifier(min_samples_split=5).fit(STEPS_X, STEPS_Y)
+    assert model.tree_.node_count == 1  # 4 points < n0 = 5
+    model = lib.DecisionTreeClassifier(min_samples_split=5).fit(
+        STEPS_X, STEPS_Y, sample_weight=[1.0, 1.0, 1.0, 2.0])
+    assert model.tree_.node_count == 3  # 5 points >= n0 = 5
+
+
+def test_fully_grown_tree_fits_data_without_conflicting_duplicates(lib):
+    rng = Generator(5)
+    for _ in range(10):
+        X, y = random_data(rng, 25, 2, 3, grid=False)
+        assert as_list(lib.DecisionTreeClassifier().fit(X, y).predict(X)) == y
+
+
+def test_predict_proba_gives_the_weighted_leaf_frequencies(lib):
+    model = lib.DecisionTreeClassifier(max_depth=1).fit(
+        [[0.0], [0.0], [0.0], [1.0]], ["x", "y", "z", "z"], sample_weight=[1.0, 3.0, 4.0, 2.0])
+    # The root split x <= 0.5 leaves {x: 1, y: 3, z: 4} on the left, {z: 2} on the right.
+    assert as_list(model.predict_proba([[0.0], [1.0]])) == [[0.125, 0.375, 0.5], [0.0, 0.0, 1.0]]
+    assert as_list(model.predict([[0.0]])) == ["z"]
+
+
+# --- sample weights ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("params", [{}, {"min_samples_split": 3}, {"min_samples_split": 5},
+                                    {"criterion": "entropy", "max_depth": 3},
+                                    {"max_features": 1, "random_state": 4}])
+def test_integer_weights_give_exactly_the_tree_of_repeated_rows(lib, params):
+    rng = Generator(11)
+    for _ in range(6):
+        X, y = random_data(rng, 14, 2, 3, grid=rng.random() < 0.5)
+        weights = [rng.randbelow(4) for _ in y]
+        weights[0] = 1
+        repeated = [i for i, w in enumerate(weights) for _ in range(w)]
+        weighted = lib.DecisionTreeClassifier(**params).fit(X, y, sample_weight=weights)
+        plain = lib.DecisionTreeClassifier(**params).fit([X[i] for i in repeated],
+                                                         [y[i] for i in repeated])
+        if list(plain.classes_) != list(weighted.classes_):
+            continue  # a class whose rows all had weight 0 vanished from the repeated data
+        mine, theirs = tree_lists(weighted), tree_lists(plain)
+        del mine["n_node_samples"], theirs["n_node_samples"]  # rows differ, weights agree
+        assert mine == theirs
+
+
+def test_zero_weights_remove_rows_but_keep_their_class(lib):
+    model = lib.DecisionTreeClassifier().fit(STEPS_X + [[1.2]], STEPS_Y + ["c"],
+                                             sample_weight=[1, 1, 1, 1, 0])
+    assert tree_lists(model)["threshold"][0] == 1.5  # 1.2 gives no threshold
+    assert list(model.classes_) == ["a", "b", "c"]
+    assert as_list(model.predict_proba([[1.2]])) == [[1.0, 0.0, 0.0]]
+
+
+@pytest.mark.parametrize("weights, words", [
+    ([0.0, 0.0, 0.0, 0.0], "all zero"), ([1.0, -1.0, 1.0, 1.0], "negative"),
+    ([1.0, float("nan"), 1.0, 1.0], "NaN"), ([1.0, float("inf"), 1.0, 1.0], "infinity"),
+    ([1.0, 1.0, 1.0], "inconsistent numbers of samples"), ([[1.0]] * 4, "1d"),
+    (2.0, "1d"), (["a", 1.0, 1.0, 1.0], "real numbers"),
+    ([1e308, 1e308, 1.0, 1.0], "infinity")])
+def test_bad_sample_weights_are_refused_and_leave_nothing_fitted(lib, weights, words):
+    model = lib.DecisionTreeClassifier()
+    with pytest.raises(ValueError, match=words):
+        model.fit(STEPS_X, STEPS_Y, sample_weight=weights)
+    assert not hasattr(model, "tree_") and not hasattr(model, "classes_")
+
+
+def test_fit_does_not_mutate_the_weights(lib):
+    weights = [1.0, 0.0, 2.0, 3.0]
+    lib.DecisionTreeClassifier().fit(STEPS_X, STEPS_Y, sample_weight=weights)
+    assert weights == [1.0, 0.0, 2.0, 3.0]
+
+
+@pytest.mark.fast
+def test_numpy_weights_are_checked_and_not_mutated():
+    import numpy as np
+
+    import refml_fast
+
+    weights = np.array([1.0, 0.0, 2.0, 3.0])
+    model = refml_fast.DecisionTreeClassifier().fit(np.array(STEPS_X), STEPS_Y,
+                                                     sample_weight=weights)
+    assert weights.tolist() == [1.0, 0.0, 2.0, 3.0]
+    assert model.tree_.threshold[0] == 1.0  # the row at 1.0 has weight 0: between 0 and 2
+    for bad, words in [(np.array([1.0, -2.0, 1.0, 1.0]), "negative"),
+                       (np.zeros(4, dtype=int), "all zero"), (np.ones(3), "inconsistent")]:
+        with pytest.raises(ValueError, match=words):
+            refml_fast.DecisionTreeClassifier().fit(STEPS_X, STEPS_Y, sample_weight=bad)
+
+
+# --- random feature subsets (random forests) ----------------------------------------------
+
+def test_max_features_resolves_to_a_count(lib):
+    X, y = random_data(Generator(2), 20, 10, 2, grid=False)
+    for max_features, expected in [(None, 10), ("sqrt", 3), ("log2", 3), (0.5, 5), (0.01, 1),
+                                   (4, 4), (10, 10), (1.0, 10)]:
+        model = lib.DecisionTreeClassifier(max_features=max_features, random_state=0).fit(X, y)
+        assert model.max_features_ == expected
+
+
+def test_all_features_drawn_is_the_same_tree_as_no_draw(lib):
+    X, y = random_data(Generator(8), 30, 3, 3)
+    plain = tree_lists(lib.DecisionTreeClassifier().fit(X, y))
+    for seed in range(5):
+        assert tree_lists(lib.DecisionTreeClassifier(max_features=3, random_state=seed)
+                          .fit(X, y)) == plain
+
+
+def test_the_root_searches_the_first_feature_drawn(lib):
+    # Three non-constant features, m = 1: the root's feature is position 0 after one
+    # Fisher-Yates step, i.e. randbelow(3) of the seed's stream.
+    X, y = random_data(Generator(9), 30, 3, 2, grid=False)
+    seen = set()
+    for seed in range(12):
+        model = lib.DecisionTreeClassifier(max_features=1, random_state=seed).fit(X, y)
+        assert tree_lists(model)["feature"][0] == Generator(seed).randbelow(3)
+        seen.add(tree_lists(model)["feature"][0])
+    assert seen == {0, 1, 2}
+
+
+def test_a_fresh_subset_is_drawn_at_every_split(lib):
+    X, y = random_data(Generator(10), 40, 2, 2, grid=False)
+    mixed = [len({f for f in tree_lists(lib.DecisionTreeClassifier(
+        max_features=1, random_state=seed).fit(X, y))["feature"] if f != -1})
+        for seed in range(5)]
+    assert max(mixed) == 2
+
+
+def test_a_generator_is_used_in_place_and_matches_its_seed(lib):
+    X, y = random_data(Generator(12), 30, 4, 3, grid=False)
+    shared = Generator(7)
+    first = tree_lists(lib.DecisionTreeClassifier(max_features=2, random_state=shared).fit(X, y))
+    assert first == tree_lists(lib.DecisionTreeClassifier(max_features=2, random_state=7)
+                               .fit(X, y))
+    assert shared.state != Generator(7).state  # advanced by the draws
+    twin = Generator(7)
+    lib.DecisionTreeClassifier(max_features=2, random_state=twin).fit(X, y)
+    assert twin.state == shared.state  # the same number of draws in both packages' runs
+
+
+def test_drawn_constant_features_do_not_count(lib):
+    X = [[7.0, x[0], 7.0] for x in STEPS_X * 3]
+    y = STEPS_Y * 3
+    for seed in range(6):
+        model = lib.DecisionTreeClassifier(max_features=1, random_state=seed).fit(X, y)
+        assert tree_lists(model)["feature"][0] == 1
+        assert as_list(model.predict(X)) == y
+
+
+# --- cost-complexity pruning --------------------------------------------------------------
+
+def test_xor_is_pruned_to_a_leaf_beyond_its_weakest_link(lib):
+    # R(root) = 4 (1/2) / 4 = 1/2, its leaves R = 0: g(root) = 1/2 / 3 = 1/6 and
+    # g(each child) = 1/4 / 1 = 1/4, so T(alpha) is the full tree for alpha < 1/6.
+    assert lib.DecisionTreeClassifier(ccp_alpha=0.16).fit(XOR_X, XOR_Y).get_n_leaves() == 4
+    assert lib.DecisionTreeClassifier(ccp_alpha=0.17).fit(XOR_X, XOR_Y).get_n_leaves() == 1
+    assert lib.DecisionTreeClassifier(ccp_alpha=0.0).fit(XOR_X, XOR_Y).get_n_leaves() == 4
+
+
+def subtree_choices(tree, node):
+    """Every pruning of the subtree at ``node``: (frozenset of kept internal nodes, leaves)."""
+    if tree["children_left"][node] == -1:
+        return [(frozenset(), 1)]
+    choices = [(frozenset(), 1)]
+    for left, n_left in subtree_choices(tree, tree["children_left"][node]):
+        for right, n_right in subtree_choices(tree, tree["children_right"][node]):
+            choices.append((left | right | {node}, n_left + n_right))
+    return choices
+
+
+def exact_risk(tree, kept):
+    """R(T) = sum over the leaves of T of |R_t| gini(R_t) / |R_root|, exactly."""
+    def weighted_gini(counts):
+        counts = [Fraction(c) for c in counts]
+        total = sum(counts)
+        return sum(c * (total - c) / total for c in counts)
+
+    root = Fraction(tree["weighted_n_node_samples"][0])
+    leaves, pending = [], [0]
+    while pending:
+        node = pending.pop()
+        if node in kept:
+            pending += [tree["children_left"][node], tree["children_right"][node]]
+        else:
+            leaves.append(node)
+    return sum(weighted_gini(tree["value"][t]) for t in leaves) / root, len(leaves)
+
+
+def test_pruning_gives_the_smallest_subtree_minimising_the_cost_complexity(lib):
+    rng = Generator(21)
+    for _ in range(6):
+        X, y = random_data(rng, 14, 2, 2)
+        grown = tree_lists(lib.DecisionTreeClassifier().fit(X, y))
+        choices = [(kept, *exact_risk(grown, kept)) for kept, _ in subtree_choices(grown, 0)]
+        critical = sorted({(r1 - r2) / (n2 - n1) for _, r1, n1 in choices
+                           for _, r2, n2 in choices if n2 > n1 and r1 > r2})
+        for low, high in zip(critical, critical[1:]):
+            alpha = (low + high) / 2  # away from every tie, so float rounding cannot matter
+            best = min(choices, key=lambda c: (c[1] + alpha * c[2], c[2]))
+            model = lib.DecisionTreeClassifier(ccp_alpha=float(alpha)).fit(X, y)
+            assert model.get_n_leaves() == best[2]
+            assert exact_risk(grown, best[0])[0] == exact_risk(
+                tree_lists(model), {t for t, f in enumerate(tree_lists(model)["feature"])
+                                    if f != -1})[0]
+
+
+def test_a_huge_alpha_leaves_the_root_voting(lib):
+    model = lib.DecisionTreeClassifier(ccp_alpha=1e9).fit(TWIN_X, TWIN_Y)
+    assert model.tree_.node_count == 1 and as_list(model.predict([[3.0, 3.0]])) == [0]
+
+
+# --- text rendering and inspection ---------------------------------------------------------
+
+XOR_TEXT = """\
+|--- x0 <= 0.50
+|   |--- x1 <= 0.50
+|   |   |--- class: 0
+|   |--- x1 >  0.50
+|   |   |--- class: 1
+|--- x0 >  0.50
+|   |--- x1 <= 0.50
+|   |   |--- class: 1
+|   |--- x1 >  0.50
+|   |   |--- class: 0"""
+
+
+def test_text_rendering(lib):
+    model = lib.DecisionTreeClassifier().fit(XOR_X, XOR_Y)
+    assert model.to_text() == XOR_TEXT
+    assert model.to_text(feature_names=["u", "v"], decimals=1, max_depth=0).splitlines() == [
+        "|--- u <= 0.5", "|   |--- truncated branch of depth 1",
+        "|--- u >  0.5", "|   |--- truncated branch of depth 1"]
+    weighted = lib.DecisionTreeClassifier().fit(STEPS_X, STEPS_Y, sample_weight=[1, 2, 3, 4])
+    assert weighted.to_text(show_weights=True, decimals=0).splitlines() == [
+        "|--- x0 <= 2", "|   |--- weights: [3, 0] class: a",
+        "|--- x0 >  2", "|   |--- weights: [0, 7] class: b"]
+    with pytest.raises(ValueError, match="feature_names"):
+        model.to_text(feature_names=["only one"])
+
+
+def test_apply_returns_the_leaves(lib):
+    model = lib.DecisionTreeClassifier().fit(XOR_X, XOR_Y)
+    leaves = as_list(model.apply(XOR_X))
+    assert leaves == [2, 3, 5, 6]  # preorder ids: root 0, left 1 (2, 3), right 4 (5, 6)
+    assert all(as_list(model.tree_.children_left)[leaf] == -1 for leaf in leaves)
+
+
+def test_inspection_before_fit_raises(lib):
+    import refml
+
+    with pytest.raises(refml.NotFittedError):
+        lib.DecisionTreeClassifier().to_text()
+    with pytest.raises(refml.NotFittedError):
+        lib.DecisionTreeClassifier().get_depth()
+
+
+# --- hyper-parameters ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("params, name", [
+    ({"criterion": "mse"}, "criterion"), ({"max_depth": 0}, "max_depth"),
+    ({"max_depth": 2.5}, "max_depth"), ({"min_samples_split": 1}, "min_samples_split"),
+    ({"max_features": 0}, "max_features"), ({"max_features": 3}, "max_features"),
+    ({"max_features": 0.0}, "max_features"), ({"max_features": 1.5}, "max_features"),
+    ({"max_features": "auto"}, "max_features"), ({"max_features": True}, "max_features"),
+    ({"ccp_alpha": -0.1}, "ccp_alpha"), ({"ccp_alpha": float("nan")}, "ccp_alpha"),
+    ({"random_state": -1}, "random_state"), ({"random_state": "seed"}, "random_state")])
+def test_bad_hyper_parameters_raise_at_fit_naming_the_parameter(lib, params, name):
+    model = lib.DecisionTreeClassifier(**params)
+    with pytest.raises(ValueError, match=name):
+        model.fit(XOR_X, XOR_Y)
+    assert not hasattr(model, "tree_")
+
+
+# --- refml and refml_fast build the same tree ----------------------------------------------
+
+PARITY_CASES = [
+    {"criterion": "gini"}, {"criterion": "entropy", "min_samples_split": 3},
+    {"max_features": "sqrt", "random_state": 3}, {"max_depth": 3, "ccp_alpha": 0.02},
+    {"criterion": "entropy", "max_features": 2, "random_state": 5, "ccp_alpha": 0.01}]
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("params", PARITY_CASES)
+def test_both_packages_build_identical_trees(params):
+    import refml
+    import refml_fast
+
+    rng = Generator(31)
+    for _ in range(8):
+        X, y = random_data(rng, 30, 4, 3, grid=rng.random() < 0.5)
+        weights = [rng.random() * 3 if rng.random() < 0.8 else 0.0 for _ in y]
+        weights[0] = 1.0
+        trees = [package.DecisionTreeClassifier(**params).fit(X, y, sample_weight=weights)
+                 for package in (refml, refml_fast)]
+        assert tree_lists(trees[0]) == tree_lists(trees[1])
+        assert as_list(trees[0].predict_proba(X)) == as_list(trees[1].predict_proba(X))
+        assert trees[0].to_text(show_weights=True) == trees[1].to_text(show_weights=True)
+
+
+@pytest.mark.fast
+def test_kernels_run_as_plain_python_with_the_same_result():
+    """NUMBA_DISABLE_JIT=1 runs the kernel bodies as Python (coverage, STYLE.md rule 8)."""
+    code = ("import refml_fast\n"
+            "from refml._random import Generator\n"
+            "from tests.test_tree import random_data, tree_lists\n"
+            "X, y = random_data(Generator(4), 40, 3, 3)\n"
+            "for criterion in ('gini', 'entropy'):\n"
+            "    m = refml_fast.DecisionTreeClassifier(criterion=criterion, max_features=2,\n"
+            "                                          random_state=1).fit(X, y)\n"
+            "    print(tree_lists(m), list(m.predict(X)))\n")
+    environment = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    interpreted = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                 check=True, env=environment, cwd=_repository()).stdout
+    compiled = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True, cwd=_repository()).stdout
+    assert interpreted == compiled and interpreted.count("children_left") == 2
+
+
+def _repository():
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_fit_leaves_inputs_alone_and_refits_cleanly(lib):
+    X, y = copy.deepcopy(XOR_X), list(XOR_Y)
+    model = lib.DecisionTreeClassifier(max_depth=1).fit(X, y)
+    assert X == XOR_X and y == XOR_Y
+    model.set_params(max_depth=None).fit(X, y)
+    assert model.get_n_leaves() == 4
