@@ -134,6 +134,30 @@ def scan_feature(rows, values, codes, weights, criterion, best_cost, scratch, be
 
 
 @kernel
+def heapsort(a):
+    """Sort the integers of ``a`` in place, ascending (O(r log r), no recursion)."""
+    n = a.shape[0]
+    for top in range(n // 2 - 1, -1, -1):
+        sift_down(a, top, n)
+    for end in range(n - 1, 0, -1):
+        a[0], a[end] = a[end], a[0]
+        sift_down(a, 0, end)
+
+
+@kernel
+def sift_down(a, root, n):
+    """Restore the max-heap order of a[root:n] below ``root``."""
+    while 2 * root + 1 < n:
+        child = 2 * root + 1
+        if child + 1 < n and a[child + 1] > a[child]:
+            child += 1
+        if a[root] >= a[child]:
+            return
+        a[root], a[child] = a[child], a[root]
+        root = child
+
+
+@kernel
 def presort(XT, sorted_rows, sorted_values):
     """Make each row of ``sorted_rows`` (an argsort of XT's row) ordered by (value, index),
     and gather ``sorted_values``: equal values (runs) get their row ids in ascending order."""
@@ -146,7 +170,7 @@ def presort(XT, sorted_rows, sorted_values):
             while end < n and XT[j, rows[end]] == XT[j, rows[start]]:
                 end += 1
             if end - start > 1:
-                rows[start:end] = np.sort(rows[start:end])
+                heapsort(rows[start:end])
             start = end
         for p in range(n):
             sorted_values[j, p] = XT[j, rows[p]]
