@@ -1,0 +1,186 @@
+"""k nearest neighbours (lecture 004, section 5) in both packages.
+
+Every expected value below is worked out by hand from the data, never by the code under test.
+"""
+
+import math
+
+import pytest
+
+from tests.helpers import as_list
+
+# Two points at distance 1 from the query on either side: a distance tie, which the lower
+# training index wins (SPEC section 4) although its label is not the first class.
+TIE_X, TIE_Y = [[1.0], [-1.0], [3.0]], ["b", "a", "a"]
+# Exact duplicate rows with different labels: the lower index wins again.
+DUP_X, DUP_Y = [[0.0], [0.0], [2.0]], ["b", "a", "a"]
+# Squared distances 1 and 1 + 1.44e-16 (the next float after 1): distinct, but both square
+# roots round to 1.0.  Ordering by the square root would tie them and pick index 0; the
+# squared distance (and the true distance) puts index 1 first.
+SQRT_X, SQRT_Y = [[1.0, 1.2e-8], [1.0, 0.0]], ["b", "a"]
+# Scales 10 and 1 on the two axes: Euclidean and Mahalanobis disagree about the nearest
+# point.  mu = 0, Sigma = diag(400/6, 22/6) with the 1/N estimate (worked by hand).
+SCALE_X = [[-10.0, -1.0], [-10.0, 1.0], [10.0, -1.0], [10.0, 1.0], [0.0, -3.0], [0.0, 3.0]]
+SCALE_Y = ["a", "a", "b", "b", "c", "c"]
+# Three separated clusters for the majority vote.
+VOTE_X = [[0.0], [0.2], [0.4], [5.0], [5.2], [9.0]]
+VOTE_Y = [0, 0, 1, 1, 1, 2]
+
+
+def test_one_nn_predicts_the_label_of_the_nearest_point(lib):
+    knn = lib.KNeighborsClassifier().fit(VOTE_X, VOTE_Y)
+    assert as_list(knn.predict([[0.05], [4.0], [8.0], [0.35]])) == [0, 1, 2, 1]
+
+
+def test_k_nn_majority_vote_and_vote_fractions(lib):
+    knn = lib.KNeighborsClassifier(n_neighbors=3).fit(VOTE_X, VOTE_Y)
+    # query 0.1: neighbours 0.0, 0.2, 0.4 -> votes (2, 1, 0); query 6: 5.2, 5.0, 9.0 -> (0, 2, 1)
+    assert as_list(knn.predict([[0.1], [6.0]])) == [0, 1]
+    proba = as_list(knn.predict_proba([[0.1], [6.0]]))
+    assert proba == [[2 / 3, 1 / 3, 0.0], [0.0, 2 / 3, 1 / 3]]
+
+
+def test_predict_proba_columns_follow_classes_order_with_string_labels(lib):
+    knn = lib.KNeighborsClassifier(n_neighbors=2).fit([[0.0], [1.0], [9.0]], ["z", "m", "a"])
+    assert as_list(knn.classes_) == ["a", "m", "z"]
+    assert as_list(knn.predict_proba([[0.4]])) == [[0.0, 0.5, 0.5]]
+
+
+def test_distance_tie_goes_to_the_lower_training_index(lib):
+    knn = lib.KNeighborsClassifier().fit(TIE_X, TIE_Y)
+    assert as_list(knn.predict([[0.0]])) == ["b"]
+    distances, indices = knn.kneighbors([[0.0]])
+    assert as_list(indices) == [[0]]
+    assert as_list(distances) == [[1.0]]
+
+
+def test_duplicate_rows_with_different_labels_use_the_lower_index(lib):
+    knn = lib.KNeighborsClassifier().fit(DUP_X, DUP_Y)
+    assert as_list(knn.predict([[0.0], [0.4]])) == ["b", "b"]
+
+
+def test_vote_tie_goes_to_the_first_class(lib):
+    knn = lib.KNeighborsClassifier(n_neighbors=2).fit(TIE_X, TIE_Y)
+    # neighbours of 0: index 0 ("b") and index 1 ("a"), one vote each -> "a" comes first
+    assert as_list(knn.predict([[0.0]])) == ["a"]
+    assert as_list(knn.predict_proba([[0.0]])) == [[0.5, 0.5]]
+
+
+def test_neighbours_are_ordered_by_squared_distance_not_its_square_root(lib):
+    assert 1.0 + 1.2e-8 ** 2 > 1.0 and math.sqrt(1.0 + 1.2e-8 ** 2) == 1.0  # the premise
+    knn = lib.KNeighborsClassifier().fit(SQRT_X, SQRT_Y)
+    assert as_list(knn.predict([[0.0, 0.0]])) == ["a"]
+    _, indices = knn.kneighbors([[0.0, 0.0]])
+    assert as_list(indices) == [[1]]
+
+
+def test_kneighbors_sorted_distances_and_indices(lib):
+    knn = lib.KNeighborsClassifier(n_neighbors=4).fit(VOTE_X, VOTE_Y)
+    distances, indices = knn.kneighbors([[0.3], [5.1]])
+    # 0.3 - 0.2 rounds below 0.4 - 0.3, and 5.1 - 5.0 below 5.2 - 5.1: no tie here
+    assert as_list(indices) == [[1, 2, 0, 3], [3, 4, 5, 2]]
+    expected = [[0.1, 0.1, 0.3, 4.7], [0.1, 0.1, 3.9, 4.7]]
+    for row, want in zip(as_list(distances), expected):
+        assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(row, want))
+
+
+def test_n_neighbors_equal_to_n_uses_every_point(lib):
+    knn = lib.KNeighborsClassifier(n_neighbors=6).fit(VOTE_X, VOTE_Y)
+    assert as_list(knn.predict_proba([[100.0]])) == [[2 / 6, 3 / 6, 1 / 6]]
+    assert as_list(knn.predict([[100.0]])) == [1]
+
+
+def test_mahalanobis_covariance_is_the_one_over_n_estimate(lib):
+    knn = lib.KNeighborsClassifier(metric="mahalanobis").fit(SCALE_X, SCALE_Y)
+    want_sigma = [[400 / 6, 0.0], [0.0, 22 / 6]]
+    want_precision = [[6 / 400, 0.0], [0.0, 6 / 22]]
+    for got, want in ((knn.covariance_, want_sigma), (knn.precision_, want_precision)):
+        for got_row, want_row in zip(as_list(got), want):
+            assert all(math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
+                       for a, b in zip(got_row, want_row))
+
+
+def test_mahalanobis_and_euclidean_disagree_on_scaled_data(lib):
+    query = [[4.0, 0.0]]
+    euclidean = lib.KNeighborsClassifier(n_neighbors=2).fit(SCALE_X, SCALE_Y)
+    mahalanobis = lib.KNeighborsClassifier(n_neighbors=2, metric="mahalanobis").fit(
+        SCALE_X, SCALE_Y)
+    # Euclidean^2: 16 + 9 = 25 to (0, -+3), 36 + 1 = 37 to (10, -+1).
+    # Mahalanobis^2: 16*6/400 + 9*6/22 = 2.69 to (0, -+3), 36*6/400 + 6/22 = 0.8127 to (10, -+1).
+    assert as_list(euclidean.predict(query)) == ["c"]
+    assert as_list(mahalanobis.predict(query)) == ["b"]
+    distances, indices = mahalanobis.kneighbors(query)
+    assert as_list(indices) == [[2, 3]]
+    want = math.sqrt(36 * 6 / 400 + 6 / 22)
+    assert all(math.isclose(d, want, rel_tol=1e-12) for d in as_list(distances)[0])
+    assert euclidean.covariance_ is None and euclidean.precision_ is None
+
+
+@pytest.mark.parametrize("X", [
+    [[0.1, 1.0], [0.1, 2.0], [0.1, 4.0]],              # a constant feature (mean not exact)
+    [[0.0, 1.0], [0.0, 2.0], [0.0, 4.0]],              # a constant feature (variance 0)
+    [[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]],              # collinear features
+    [[1.0, 2.0, 3.0], [4.0, 5.0, 7.0], [0.0, 1.0, 1.0]],  # 3 points span a plane in R^3
+], ids=["constant", "constant-zero", "collinear", "n<=d"])
+def test_singular_covariance_is_a_clear_error(lib, X):
+    knn = lib.KNeighborsClassifier(metric="mahalanobis")
+    with pytest.raises(ValueError, match="singular"):
+        knn.fit(X, [0, 1, 0])
+    assert not hasattr(knn, "classes_") and not hasattr(knn, "precision_")
+
+
+@pytest.mark.parametrize("params, words", [
+    ({"n_neighbors": 4}, "n_neighbors"),
+    ({"n_neighbors": 0}, "n_neighbors"),
+    ({"n_neighbors": 2.0}, "n_neighbors"),
+    ({"n_neighbors": True}, "n_neighbors"),
+    ({"metric": "manhattan"}, "metric"),
+])
+def test_bad_hyper_parameters_fail_at_fit(lib, params, words):
+    knn = lib.KNeighborsClassifier(**params)  # __init__ only stores
+    with pytest.raises(ValueError, match=words):
+        knn.fit(TIE_X, TIE_Y)
+    assert not hasattr(knn, "classes_")
+
+
+def test_refit_with_another_metric_drops_the_covariance(lib):
+    knn = lib.KNeighborsClassifier(metric="mahalanobis").fit(SCALE_X, SCALE_Y)
+    knn.set_params(metric="euclidean").fit(SCALE_X, SCALE_Y)
+    assert knn.covariance_ is None and as_list(knn.predict([[4.0, 0.0]])) == ["c"]
+
+
+def test_large_coordinates_still_order_exactly(lib):
+    # Squares near 1e34 (beyond refml_fast's float32 screening range: checked exhaustively).
+    knn = lib.KNeighborsClassifier().fit([[1e17], [2e17], [4e17]], [0, 1, 2])
+    assert as_list(knn.predict([[2.9e17], [3.1e17]])) == [1, 2]
+
+
+def test_overflowing_distances_tie_and_go_to_the_lowest_index(lib):
+    # (1e200)^2 overflows to infinity for every training row: all distances tie.
+    knn = lib.KNeighborsClassifier(n_neighbors=2).fit([[1e200], [-1e200], [3e200]], [2, 1, 0])
+    _, indices = knn.kneighbors([[0.0]])
+    assert as_list(indices) == [[0, 1]]
+    assert as_list(knn.predict([[0.0]])) == [1]  # one vote each for 2 and 1: the first class
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("metric", ["euclidean", "mahalanobis"])
+def test_fast_matches_reference_across_tiles_and_groups(metric):
+    """More training rows than one tile (512) and a query count that is not a multiple of
+    the group of four, on an integer grid full of exact distance ties."""
+    import refml
+    import refml_fast
+    from refml._random import Generator
+
+    rng = Generator(12345)
+    X = [[float(rng.randbelow(5)), float(rng.randbelow(4)), float(rng.randbelow(3))]
+         for _ in range(1300)]
+    y = [rng.randbelow(3) for _ in range(1300)]
+    queries = [[float(rng.randbelow(6)) - 0.5, float(rng.randbelow(4)), 1.0] for _ in range(9)]
+    reference = refml.KNeighborsClassifier(n_neighbors=7, metric=metric).fit(X, y)
+    fast = refml_fast.KNeighborsClassifier(n_neighbors=7, metric=metric).fit(X, y)
+    expected_distances, expected_indices = reference.kneighbors(queries)
+    distances, indices = fast.kneighbors(queries)
+    assert indices.tolist() == expected_indices
+    assert distances.tolist() == expected_distances
+    assert fast.predict_proba(queries).tolist() == reference.predict_proba(queries)
