@@ -4,13 +4,18 @@ The kernels repeat refml's float operations in refml's order, so the means, cova
 coefficients, scores and predictions are identical, not merely close:
 
 - n_k and the sums of x_i over rows in data order, mu_k = sum / n_k;
-- S_k accumulated row by row in data order, lower triangle (l <= j), then mirrored;
+- S_k accumulated over class k's rows in data order, lower triangle (l <= j), then
+  mirrored; the rows are grouped by class (a stable counting sort) and taken four at a
+  time with the running sum in a register, which rounds exactly as four separate updates;
 - the d x d work (pooling, shrinkage, Cholesky, solves, log-determinants) is refml's own
   pure-Python code, run on the kernels' output converted to lists;
-- LDA scores: sum_j x_j a_j from 0.0 in feature order, then + c (refml's ``_linalg.dot``);
+- LDA scores: sum_j x_j a_j from 0.0 in feature order, then + c (refml's ``_linalg.dot``),
+  for blocks of 64 rows at once (the innermost loop runs over rows, so it vectorises
+  without reordering any one sum);
 - QDA scores: forward substitution z = L^{-1}(x - mu_k) column by column, which subtracts
   L_lj z_j from entry l in the same order j = 0, 1, ... as refml's row-wise
-  ``solve_lower``; ||z||^2 summed in feature order; -0.5 (log|Sigma_k| + ||z||^2) + log omega_k.
+  ``solve_lower``; ||z||^2 summed in feature order; -0.5 (log|Sigma_k| + ||z||^2) + log omega_k;
+  blocks of rows as for LDA.
 
 No BLAS anywhere a prediction depends on it: its summation order differs from refml's.
 The fitted attributes are numpy arrays.
