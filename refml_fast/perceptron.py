@@ -95,7 +95,8 @@ def update(theta, X, i, step, fit_intercept, n_mistakes, trajectory):
     for j in range(X.shape[1]):
         theta[offset + j] += step * X[i, j]
     if n_mistakes < trajectory.shape[0]:
-        trajectory[n_mistakes, :] = theta
+        for j in range(theta.shape[0]):
+            trajectory[n_mistakes, j] = theta[j]
 
 
 @kernel
