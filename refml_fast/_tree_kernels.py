@@ -76,10 +76,11 @@ def scan_feature(rows, values, codes, weights, criterion, best_cost, scratch, be
     totals, left, log_left, log_right = scratch[0], scratch[1], scratch[2], scratch[3]
     n_classes = totals.shape[0]
     gini = criterion == GINI
-    totals[:] = 0.0
+    for k in range(n_classes):
+        totals[k] = 0.0
+        left[k] = 0.0
     for p in range(rows.shape[0]):
         totals[codes[rows[p]]] += weights[rows[p]]
-    left[:] = 0.0
     if not gini:
         for k in range(n_classes):
             if totals[k] > 0.0:
@@ -184,7 +185,8 @@ def select_features(sorted_values, start, end, n_candidates, state, order, selec
     of 0..d-1 until n_candidates non-constant features are found or all d are drawn.
     """
     n_features = sorted_values.shape[0]
-    selected[:] = False
+    for j in range(n_features):
+        selected[j] = False
     if n_candidates >= n_features:
         for j in range(n_features):
             selected[j] = sorted_values[j, start] < sorted_values[j, end - 1]
@@ -254,9 +256,13 @@ def find_split(sorted_rows, sorted_values, codes, weights, start, end, criterion
 @kernel
 def push(stack, stack_counts, top, start, end, depth, parent, side, counts):
     """Put a pending node on the stack at position ``top``."""
-    stack[top, START], stack[top, END], stack[top, DEPTH] = start, end, depth
-    stack[top, PARENT], stack[top, SIDE] = parent, side
-    stack_counts[top, :] = counts
+    stack[top, START] = start
+    stack[top, END] = end
+    stack[top, DEPTH] = depth
+    stack[top, PARENT] = parent
+    stack[top, SIDE] = side
+    for k in range(counts.shape[0]):
+        stack_counts[top, k] = counts[k]
 
 
 @kernel
@@ -276,7 +282,8 @@ def grow_tree(sorted_rows, sorted_values, codes, weights, settings, min_samples_
     stack_counts = np.zeros((n_rows + 1, n_classes))
     for i in range(n_rows):  # the root's class totals, in index order
         stack_counts[0, codes[i]] += weights[i]
-    stack[0, START], stack[0, END], stack[0, PARENT] = 0, n_rows, LEAF
+    stack[0, END] = n_rows
+    stack[0, PARENT] = LEAF
     n_pending = 1
     order = np.empty(n_features, dtype=np.int64)
     selected = np.empty(n_features, dtype=np.bool_)
@@ -293,8 +300,11 @@ def grow_tree(sorted_rows, sorted_values, codes, weights, settings, min_samples_
         node = node_count
         node_count += 1
         counts = values[node]
-        counts[:] = stack_counts[n_pending]
-        nodes[node, LEFT], nodes[node, RIGHT], nodes[node, FEATURE] = LEAF, LEAF, LEAF
+        for k in range(n_classes):
+            counts[k] = stack_counts[n_pending, k]
+        nodes[node, LEFT] = LEAF
+        nodes[node, RIGHT] = LEAF
+        nodes[node, FEATURE] = LEAF
         nodes[node, N_ROWS] = end - start
         thresholds[node] = 0.0
         if parent != LEAF:
