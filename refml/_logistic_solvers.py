@@ -18,7 +18,7 @@ mean negative log-likelihood of lecture 003 plus an optional ridge penalty on th
 Every sum over samples runs i = 1..n in order and every sum over features left to right:
 refml_fast's kernels repeat the same operations, so both packages find identical floats.
 
-Solvers (``model`` is the estimator; its methods ``_objective``, ``_hessian`` and
+Solvers (``model`` is the estimator; its methods ``_objective``, ``_newton_direction`` and
 ``_sgd_epoch`` do the arithmetic and are what refml_fast replaces):
 
 - ``newton``: damped Newton (IRLS): delta solves H delta = -grad by Cholesky (directions
@@ -132,6 +132,15 @@ def hessian(X, theta, n_classes, fit_intercept, alpha):
     return H
 
 
+def newton_direction(X, theta, gradient, n_classes, fit_intercept, alpha):
+    """delta with H delta = -grad (``_linalg.solve_dropping_dependent``: a direction whose
+    Cholesky pivot vanishes, from collinear features or a vanished Hessian, gets 0)."""
+    H = hessian(X, theta, n_classes, fit_intercept, alpha)
+    delta, _ = linalg.solve_dropping_dependent(H, [-g for g in gradient],
+                                               NEWTON_PIVOT_TOLERANCE)
+    return delta
+
+
 def sample_gradient(x, y, theta, n_classes, fit_intercept, alpha):
     """G_i(theta): the gradient of sample i's term, E_i G_i = grad L for i uniform."""
     n_free = n_classes - 1
@@ -176,9 +185,7 @@ def newton(model, X, codes, theta, max_iter, tol):
     while largest_magnitude(gradient) > tol:
         if n_iter == max_iter:
             return theta, n_iter, False, curve
-        H = model._hessian(X, theta)
-        delta, _ = linalg.solve_dropping_dependent(H, [-g for g in gradient],
-                                                   NEWTON_PIVOT_TOLERANCE)
+        delta = model._newton_direction(X, theta, gradient)
         slope = linalg.dot(gradient, delta)
         if not slope < 0.0:          # no descent direction left (Hessian vanished)
             return theta, n_iter, False, curve

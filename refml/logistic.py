@@ -268,8 +268,9 @@ class LogisticRegression(Classifier):
         return solvers.objective(X, codes, theta, len(self.classes_), self.fit_intercept,
                                  self.alpha)
 
-    def _hessian(self, X, theta):
-        return solvers.hessian(X, theta, len(self.classes_), self.fit_intercept, self.alpha)
+    def _newton_direction(self, X, theta, gradient):
+        return solvers.newton_direction(X, theta, gradient, len(self.classes_),
+                                        self.fit_intercept, self.alpha)
 
     def _sgd_epoch(self, X, codes, theta, total, k, learning_rate, power_t, rng):
         return solvers.sgd_epoch(X, codes, theta, total, k, learning_rate, power_t, rng,

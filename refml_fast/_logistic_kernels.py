@@ -123,6 +123,49 @@ def hessian(X, theta, n_free, fit_intercept, alpha, H):
 
 
 @kernel
+def solve_dropping_dependent(A, b, tolerance, x):
+    """refml's ``_linalg.solve_dropping_dependent`` (Cholesky of the independent columns,
+    then forward and back substitution) with the same operations in the same order; x = 0
+    on dropped columns.  Only the lower triangle of A is read."""
+    n = A.shape[0]
+    L = np.zeros((n, n))
+    kept = np.empty(n, dtype=np.int64)
+    row = np.empty(n)
+    m = 0
+    for j in range(n):
+        for c in range(m):
+            total = A[j, kept[c]]
+            for e in range(c):
+                total -= row[e] * L[c, e]
+            row[c] = total / L[c, c]
+        pivot = A[j, j]
+        for c in range(m):
+            pivot -= row[c] * row[c]
+        if A[j, j] > 0.0 and pivot > tolerance * A[j, j]:
+            row[m] = math.sqrt(pivot)
+            for c in range(m + 1):
+                L[m, c] = row[c]
+            kept[m] = j
+            m += 1
+    forward = np.empty(m)
+    for i in range(m):                       # L u = b[kept]
+        total = b[kept[i]]
+        for e in range(i):
+            total -= L[i, e] * forward[e]
+        forward[i] = total / L[i, i]
+    backward = np.empty(m)
+    for i in range(m - 1, -1, -1):           # L' v = u
+        total = forward[i]
+        for e in range(i + 1, m):
+            total -= L[e, i] * backward[e]
+        backward[i] = total / L[i, i]
+    for j in range(n):
+        x[j] = 0.0
+    for i in range(m):
+        x[kept[i]] = backward[i]
+
+
+@kernel
 def sgd_epoch(X, codes, theta, total, k, learning_rate, power_t, n_free, fit_intercept,
               alpha, state):
     """n steps of lecture 001's Algorithm 1 without projection; returns the new k."""
@@ -209,14 +252,43 @@ def largest_squared_norm(X, fit_intercept):
 
 @kernel
 def scores(X, coef, intercept, out):
-    """out[i, k] = (sum_j w_kj x_ij, left to right from 0) + b_k."""
+    """out[i, k] = (sum_j w_kj x_ij, left to right from 0) + b_k.
+
+    Eight rows at a time: their eight sums are independent, so they are interleaved (each
+    still summed left to right) instead of waiting on one another.
+    """
     n, d = X.shape
-    for i in range(n):
+    i = 0
+    while i + 8 <= n:
+        for k in range(coef.shape[0]):
+            z0 = z1 = z2 = z3 = z4 = z5 = z6 = z7 = 0.0
+            for j in range(d):
+                w = coef[k, j]
+                z0 += w * X[i, j]
+                z1 += w * X[i + 1, j]
+                z2 += w * X[i + 2, j]
+                z3 += w * X[i + 3, j]
+                z4 += w * X[i + 4, j]
+                z5 += w * X[i + 5, j]
+                z6 += w * X[i + 6, j]
+                z7 += w * X[i + 7, j]
+            b = intercept[k]
+            out[i, k] = z0 + b
+            out[i + 1, k] = z1 + b
+            out[i + 2, k] = z2 + b
+            out[i + 3, k] = z3 + b
+            out[i + 4, k] = z4 + b
+            out[i + 5, k] = z5 + b
+            out[i + 6, k] = z6 + b
+            out[i + 7, k] = z7 + b
+        i += 8
+    while i < n:
         for k in range(coef.shape[0]):
             total = 0.0
             for j in range(d):
                 total += coef[k, j] * X[i, j]
             out[i, k] = total + intercept[k]
+        i += 1
 
 
 @kernel

@@ -1,20 +1,22 @@
 """Logistic regression with Numba kernels (see refml.logistic and refml/_logistic_solvers.py).
 
 Only the arithmetic moves to kernels (refml_fast/_logistic_kernels.py): the objective and
-its gradient, the Hessian, an SGD epoch, the Gram matrix behind the default step, the
-separability check and the predictions.  The solver loops (Newton with backtracking,
-gradient descent, the SGD epochs), the Newton system (refml's pure-Python Cholesky on the
-small (K-1)(d+1) square Hessian) and every decision are refml's own code, and the kernels
-repeat refml's float operations in refml's order, so ``coef_``, ``intercept_``, ``n_iter_``
-and the predictions are identical to refml's.
+its gradient, the Hessian and the Newton system (the Cholesky that drops dependent columns),
+an SGD epoch, the Gram matrix behind the default step, the separability check and the
+predictions.  The solver loops (Newton with backtracking, gradient descent, the SGD epochs)
+and every decision are refml's own code, and the kernels repeat refml's float operations in
+refml's order, so ``coef_``, ``intercept_``, ``n_iter_`` and the predictions are identical
+to refml's.
 """
 
 import numpy as np
 
+from refml import _logistic_solvers as solvers
 from refml import _validation as validation
 from refml import logistic as reference
 
 from . import _arrays
+from . import _logistic_binary as binary
 from . import _logistic_kernels as kernels
 from . import _random
 from .base import FastMixin
@@ -32,15 +34,26 @@ class LogisticRegression(FastMixin, reference.LogisticRegression):
     def _objective(self, X, codes, theta):
         theta = np.asarray(theta, dtype=np.float64)
         gradient = np.empty(theta.shape[0])
-        loss = kernels.objective(X, codes, theta, self._n_free(), self.fit_intercept,
-                                 float(self.alpha), gradient)
+        if self._n_free() == 1:
+            loss = binary.objective_binary(X, codes, theta, self.fit_intercept,
+                                           float(self.alpha), gradient)
+        else:
+            loss = kernels.objective(X, codes, theta, self._n_free(), self.fit_intercept,
+                                     float(self.alpha), gradient)
         return float(loss), gradient.tolist()
 
-    def _hessian(self, X, theta):
+    def _newton_direction(self, X, theta, gradient):
         theta = np.asarray(theta, dtype=np.float64)
         H = np.zeros((theta.shape[0], theta.shape[0]))
-        kernels.hessian(X, theta, self._n_free(), self.fit_intercept, float(self.alpha), H)
-        return H.tolist()
+        if self._n_free() == 1:
+            binary.hessian_binary(X, theta, self.fit_intercept, float(self.alpha), H)
+        else:
+            kernels.hessian(X, theta, self._n_free(), self.fit_intercept, float(self.alpha), H)
+        delta = np.empty(theta.shape[0])
+        minus_gradient = np.array([-g for g in gradient], dtype=np.float64)
+        kernels.solve_dropping_dependent(H, minus_gradient, solvers.NEWTON_PIVOT_TOLERANCE,
+                                         delta)
+        return delta.tolist()
 
     def _sgd_epoch(self, X, codes, theta, total, k, learning_rate, power_t, rng):
         theta = np.asarray(theta, dtype=np.float64)

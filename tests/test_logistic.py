@@ -348,3 +348,48 @@ def test_fast_gives_the_identical_coefficients():
             assert b.predict_proba(X_query).tolist() == a.predict_proba(X_query)
             assert b.decision_function(X_query).tolist() == a.decision_function(X_query)
             assert b.predict(X_query).tolist() == a.predict(X_query)
+
+
+@pytest.mark.fast
+def test_fast_kernels_repeat_refml_float_for_float():
+    """The K = 2 kernels (eight samples at a time) against the row-by-row kernels, the
+    prediction scores against refml's dot, the Newton solve against refml's Cholesky."""
+    import numpy as np
+
+    from refml import _linalg as linalg
+    from refml import _logistic_solvers as solvers
+    from refml_fast import _logistic_binary as binary
+    from refml_fast import _logistic_kernels as kernels
+
+    rng = np.random.default_rng(3)
+    for n, d, fit_intercept, alpha in ((1, 1, True, 0.0), (8, 3, False, 0.2),
+                                       (29, 4, True, 0.0), (203, 6, True, 1.5)):
+        X = rng.normal(size=(n, d)) * rng.choice([0.1, 1.0, 10.0], size=d)
+        codes = rng.integers(0, 2, size=n)
+        theta = rng.normal(size=d + fit_intercept)
+        g1, g2 = np.empty(theta.size), np.empty(theta.size)
+        loss1 = kernels.objective(X, codes, theta, 1, fit_intercept, alpha, g1)
+        loss2 = binary.objective_binary(X, codes, theta, fit_intercept, alpha, g2)
+        assert loss1 == loss2 and g1.tolist() == g2.tolist()
+        reference_loss, reference_gradient = solvers.objective(
+            X.tolist(), codes.tolist(), theta.tolist(), 2, fit_intercept, alpha)
+        assert loss1 == reference_loss and g1.tolist() == reference_gradient
+        H1, H2 = np.zeros((theta.size,) * 2), np.zeros((theta.size,) * 2)
+        kernels.hessian(X, theta, 1, fit_intercept, alpha, H1)
+        binary.hessian_binary(X, theta, fit_intercept, alpha, H2)
+        reference_H = solvers.hessian(X.tolist(), theta.tolist(), 2, fit_intercept, alpha)
+        assert H1.tolist() == H2.tolist() == reference_H
+        coef, intercept = rng.normal(size=(2, d)), rng.normal(size=2)
+        Z = np.empty((n, 2))
+        kernels.scores(X, coef, intercept, Z)
+        assert Z.tolist() == [[linalg.dot(w, x) + b for w, b in zip(coef.tolist(),
+                                                                   intercept.tolist())]
+                              for x in X.tolist()]
+    for size, rank in ((5, 5), (6, 3), (4, 0)):
+        B = rng.normal(size=(size, rank))
+        A = B @ B.T + (np.diag(rng.random(size)) if rank == size else 0.0)
+        b = rng.normal(size=size)
+        x = np.empty(size)
+        kernels.solve_dropping_dependent(A, b, 1e-10, x)
+        expected, kept = linalg.solve_dropping_dependent(A.tolist(), b.tolist(), 1e-10)
+        assert x.tolist() == expected and len(kept) == rank
