@@ -1,0 +1,330 @@
+"""Support vector machines: the optimal separating hyperplane, hard and soft margin.
+
+Lecture 003, "optimal separating hyperplane" to "Dual problem: non-separable data".  For
+y_i in {-1, +1} (classes_[0] -> -1, classes_[1] -> +1):
+
+    (P)  min_{beta, beta_0, xi}  1/2 ||beta||^2 + C sum_i xi_i
+         s.t.  y_i (beta'x_i + beta_0) >= 1 - xi_i,  xi_i >= 0          (C = inf: xi = 0)
+
+    (D)  max_alpha  sum_i alpha_i - 1/2 sum_i sum_j alpha_i alpha_j y_i y_j x_i'x_j
+         s.t.  sum_i alpha_i y_i = 0,  0 <= alpha_i <= C.
+
+(D) is solved by SMO (refml/_smo.py: pairs chosen by LIBSVM's second-order rule, stopped when
+every KKT condition holds to within ``tol`` on the functional margins).  The primal comes
+back from the KKT conditions ("Checking KKT conditions", "Implications"):
+
+    beta = sum_i alpha_i y_i x_i                           (stationarity in beta)
+    beta_0 = y_i - beta'x_i  on a margin support vector    (complementary slackness)
+
+``intercept_`` averages y_i - beta'x_i over every margin support vector, 0 < alpha_i < C (the
+lecture's "any support vector" is the hard-margin case, where every support vector is on the
+margin; with C < inf a support vector with alpha_i = C may sit inside the margin, and only
+those with alpha_i < C are on it).  If no multiplier is strictly inside (0, C), beta_0 is the
+midpoint of the interval the KKT conditions leave for it.  ``margin_`` = 1/||beta||: the
+distance from the hyperplane to the margin (lecture 003: M = 1/||beta|| when the problem is
+rescaled to min ||beta||^2 s.t. y_i(...) >= 1).  For the kernels, beta lives in feature space:
+||beta||^2 = sum_ij alpha_i alpha_j y_i y_j K_ij, and there is no ``coef_``.
+
+KKT conditions, measured (``kkt_violations_``; ``kkt_violation_`` is their maximum).  With
+f(x) = beta'x + beta_0, the margins g_i = y_i f(x_i) and xi_i = max(0, 1 - g_i) (xi = 0 when
+C = inf):
+
+    primal feasibility       max_i (1 - xi_i - g_i)_+         (nonzero only for the hard margin)
+    dual feasibility         max_i max(-alpha_i, alpha_i - C, 0)
+    complementary slackness  alpha_i (g_i - 1 + xi_i) = 0 and (C - alpha_i) xi_i = 0,
+                             measured by their second factors where the first is positive:
+                             max of |g_i - 1 + xi_i| over alpha_i > 0 and xi_i over alpha_i < C
+    stationarity             |sum_i alpha_i y_i|   (dL/dbeta_0; dL/dbeta = 0 holds because
+                             beta is computed as sum alpha_i y_i x_i, dL/dxi_i = 0 with
+                             mu_i = C - alpha_i >= 0)
+
+The lecture prints complementary slackness as alpha_i[y_i(beta'x_i + beta_0) 1] = 0; the
+minus sign before the 1 is lost in extraction.  At convergence each measure is at most ``tol``
+(up to rounding), and the duality gap obeys |P - D| <= tol (sum over i of alpha_i if g_i >= 1,
+else C - alpha_i): see conformance/t10_svm.py.
+
+Non-separable data with C = inf: (P) has no solution and (D) is unbounded.  SMO then either
+meets an unbounded pair (status "unbounded": two points that no hyperplane separates, such as
+equal points with opposite labels) or never satisfies its stopping rule (no hyperplane has
+every y_i f(x_i) >= 1 - tol > 0), and stops after ``max_iter`` steps.  Either way ``fit`` warns
+with a ``ConvergenceWarning`` and sets ``converged_ = False``; ``linear_separability`` answers
+the question exactly beforehand.  Predictions: f(x) >= 0 -> classes_[1] (sign(0) = +1).
+"""
+
+import math
+
+from . import _smo
+from . import _validation as validation
+from .base import Classifier, warn_not_converged
+
+
+class SVC(Classifier):
+    """Binary support vector classifier by the dual and SMO (lecture 003).
+
+    Parameters
+    ----------
+    C : float > 0 or float("inf"), default 1.0
+        The cost of a margin violation; inf is the hard margin (separable data only).
+    kernel : {"linear", "rbf", "poly"}, default "linear"
+        x'z (the lecture), exp(-gamma ||x - z||^2), or (gamma x'z + coef0)^degree.
+    gamma : float > 0 or "scale", default "scale"
+        For "rbf" and "poly"; "scale" is 1 / (d Var(X)) over all entries of X (1.0 if X is
+        constant), as in scikit-learn.
+    degree : int >= 1, default 3
+    coef0 : float, default 0.0
+    tol : float > 0, default 1e-3
+        SMO stops when max_{I_up} v - min_{I_low} v <= tol (see refml/_smo.py).
+    max_iter : int >= 1, default 100000
+        The cap on SMO pair steps.
+
+    Attributes
+    ----------
+    support_ : indices of the support vectors (alpha_i > 0), ascending.
+    support_vectors_ : their rows.
+    dual_coef_ : alpha_i y_i for each support vector.
+    coef_ : beta = sum_i alpha_i y_i x_i (linear kernel only), a vector of length d.
+    intercept_ : beta_0.
+    margin_ : 1 / ||beta|| (inf when beta = 0).
+    kkt_violations_ : dict of the four KKT measures; kkt_violation_ : their maximum.
+    primal_objective_, dual_objective_ : (P) and (D) at the solution (P without the C term
+        when C = inf).
+    gamma_ : the gamma used.
+    n_iter_ : SMO pair steps made.  converged_ : the stopping rule was met.
+
+    Examples
+    --------
+    >>> model = SVC(C=float("inf")).fit([[0.0], [1.0], [3.0], [4.0]], [0, 0, 1, 1])
+    >>> model.coef_, model.intercept_, model.margin_, model.support_
+    ([1.0], -2.0, 1.0, [1, 2])
+    """
+
+    _binary_only = True
+
+    def __init__(self, *, C=1.0, kernel="linear", gamma="scale", degree=3, coef0=0.0,
+                 tol=1e-3, max_iter=100_000):
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def _check_params(self, X):
+        validation.check_scalar(self.C, "C", "real", 0.0, math.inf, low_open=True)
+        validation.check_option(self.kernel, "kernel", _smo.KERNELS)
+        if not (isinstance(self.gamma, str) and self.gamma == "scale"):
+            validation.check_scalar(self.gamma, "gamma", "real", 0.0, math.inf,
+                                    low_open=True, high_open=True)
+        validation.check_scalar(self.degree, "degree", "int", 1)
+        validation.check_scalar(self.coef0, "coef0", "real", -math.inf, math.inf,
+                                low_open=True, high_open=True)
+        validation.check_scalar(self.tol, "tol", "real", 0.0, math.inf,
+                                low_open=True, high_open=True)
+        validation.check_scalar(self.max_iter, "max_iter", "int", 1)
+
+    # --- fit ---
+    def _fit(self, X, codes):
+        y = self.signs_from_codes(codes)
+        C = float(self.C)
+        self.gamma_ = self._gamma_value(X)
+        alpha, n_iter, status = self._solve_dual(X, y, C)
+        support = [i for i in range(len(y)) if alpha[i] > 0.0]
+        self.support_ = self._as_indices(support)
+        self.support_vectors_ = self._rows(X, support)
+        self.dual_coef_ = self._as_output([alpha[i] * y[i] for i in support])
+        if self.kernel == "linear":
+            self.coef_ = self._primal_coef()                # beta = sum_i alpha_i y_i x_i
+        scores = self._raw_scores(X)                          # f0(x_i) = f(x_i) - beta_0
+        self.intercept_ = intercept(alpha, y, scores, C)
+        margins = [y[i] * (scores[i] + self.intercept_) for i in range(len(y))]
+        beta_norm2 = 0.0                                      # ||beta||^2 = sum alpha_i y_i f0(x_i)
+        for i in support:
+            beta_norm2 += alpha[i] * y[i] * scores[i]
+        self.margin_ = 1.0 / math.sqrt(beta_norm2) if beta_norm2 > 0.0 else math.inf
+        self.kkt_violations_ = kkt_violations(alpha, y, margins, C)
+        self.kkt_violation_ = max(self.kkt_violations_.values())
+        self.primal_objective_, self.dual_objective_ = objectives(alpha, margins, beta_norm2, C)
+        self.n_iter_ = n_iter
+        self.converged_ = status == _smo.CONVERGED
+        if not self.converged_:
+            warn_not_converged(self._not_converged_message(status, C))
+
+    def _gamma_value(self, X):
+        """gamma, or for "scale" 1 / (d Var(X)) over all n d entries (1.0 if Var = 0)."""
+        if not isinstance(self.gamma, str):
+            return float(self.gamma)
+        n, d = self._n_rows_cols(X)
+        total = 0.0
+        for x in X:
+            for value in x:
+                total += value
+        mean = total / (n * d)
+        squares = 0.0
+        for x in X:
+            for value in x:
+                squares += (value - mean) * (value - mean)
+        variance = squares / (n * d)
+        return 1.0 / (d * variance) if variance > 0.0 else 1.0
+
+    def _solve_dual(self, X, y, C):
+        """(alpha, n_iter, status) from SMO; the hot loop refml_fast replaces."""
+        rows = _smo.KernelRows(X, self.kernel, self.gamma_, self.degree, float(self.coef0))
+        return _smo.smo(rows, rows.diagonal(), y, C, float(self.tol), self.max_iter)
+
+    def _not_converged_message(self, status, C):
+        hard = C == math.inf
+        if status == _smo.UNBOUNDED:
+            return ("SVC(C=inf): the dual is unbounded, so the hard-margin problem has no "
+                    "solution: two points with opposite labels cannot be separated (equal "
+                    "points, or K_ii + K_jj - 2 K_ij = 0). Use a finite C. The model is kept.")
+        return (f"SVC did not converge: max_iter={self.max_iter} SMO steps left a KKT "
+                f"violation above tol={self.tol}."
+                + (" With C=inf this happens when the data are not separable (check with "
+                   "linear_separability); use a finite C." if hard else
+                   " Raise max_iter or tol.") + " The last iterate is kept.")
+
+    # --- the representation hooks refml_fast overrides ---
+    @staticmethod
+    def _as_indices(indices):
+        return indices
+
+    @staticmethod
+    def _rows(X, indices):
+        return [list(X[i]) for i in indices]
+
+    def _primal_coef(self):
+        """beta_j = sum_s (alpha_s y_s) x_sj over the support vectors in order."""
+        beta = [0.0] * self.n_features_in_
+        for coefficient, x in zip(self.dual_coef_, self.support_vectors_):
+            for j in range(len(beta)):
+                beta[j] += coefficient * x[j]
+        return beta
+
+    def _raw_scores(self, X):
+        """f(x) - beta_0: beta'x (linear), sum_s alpha_s y_s K(x_s, x) (other kernels)."""
+        if self.kernel == "linear":
+            return [_smo.kernel_value("linear", self.coef_, x, 0.0, 0, 0.0) for x in X]
+        scores = []
+        for x in X:
+            total = 0.0
+            for coefficient, z in zip(self.dual_coef_, self.support_vectors_):
+                total += coefficient * _smo.kernel_value(
+                    self.kernel, z, x, self.gamma_, self.degree, float(self.coef0))
+            scores.append(total)
+        return scores
+
+    # --- predict ---
+    def decision_function(self, X):
+        """f(x) = beta'x + beta_0 (or sum_s alpha_s y_s K(x_s, x) + beta_0) for each row."""
+        X = self._validate_predict(X)
+        return self._as_output(self._decision_values(X))
+
+    def _decision_values(self, X):
+        return [score + self.intercept_ for score in self._raw_scores(X)]
+
+    def _predict_codes(self, X):
+        return [1 if value >= 0.0 else 0 for value in self._decision_values(X)]
+
+
+# ----------------------------------------------------------------------------------------
+# Primal recovery and the KKT measures (shared by both packages: plain loops over n).
+
+
+def intercept(alpha, y, scores, C):
+    """beta_0: the mean of v_i = y_i - f0(x_i) over 0 < alpha_i < C, else the midpoint of
+    [max_{I_up} v, min_{I_low} v], the interval the KKT conditions leave for it."""
+    total, count = 0.0, 0
+    for i in range(len(y)):
+        if 0.0 < alpha[i] < C:
+            total += y[i] - scores[i]
+            count += 1
+    if count > 0:
+        return total / count
+    low, high = -math.inf, math.inf
+    for i in range(len(y)):
+        v = y[i] - scores[i]
+        if _smo.in_up(alpha[i], y[i], C):
+            low = max(low, v)
+        if _smo.in_low(alpha[i], y[i], C):
+            high = min(high, v)
+    if low == -math.inf or high == math.inf:
+        return high if low == -math.inf else low
+    return (low + high) / 2.0
+
+
+def kkt_violations(alpha, y, margins, C):
+    """The four KKT conditions of lecture 003 measured at (alpha, beta, beta_0, xi)."""
+    primal = dual = slackness = 0.0
+    balance = 0.0
+    for i in range(len(y)):
+        g = margins[i]
+        xi = max(0.0, 1.0 - g) if C < math.inf else 0.0
+        primal = max(primal, 1.0 - xi - g)
+        dual = max(dual, -alpha[i], alpha[i] - C)
+        if alpha[i] > 0.0:
+            slackness = max(slackness, abs(g - 1.0 + xi))
+        if alpha[i] < C:
+            slackness = max(slackness, xi)
+        balance += alpha[i] * y[i]
+    return {"primal feasibility": primal, "dual feasibility": dual,
+            "complementary slackness": slackness, "stationarity": abs(balance)}
+
+
+def objectives(alpha, margins, beta_norm2, C):
+    """(P, D): 1/2||beta||^2 + C sum xi_i, and sum alpha_i - 1/2 ||beta||^2."""
+    slack_total = 0.0
+    if C < math.inf:
+        for g in margins:
+            slack_total += max(0.0, 1.0 - g)
+    primal = 0.5 * beta_norm2 + (C * slack_total if slack_total > 0.0 else 0.0)
+    alpha_total = 0.0
+    for a in alpha:
+        alpha_total += a
+    return primal, alpha_total - 0.5 * beta_norm2
+
+
+# ----------------------------------------------------------------------------------------
+# The separator with the largest margin through the origin (for the perceptron's bound).
+
+
+def max_margin_separator(X, y, fit_intercept=False, tol=1e-6, max_iter=100_000):
+    """theta maximising min_i y_i theta'r_i / ||theta|| over the rows r_i = x_i, or
+    r_i = x~_i = [1, x_i] with ``fit_intercept`` (theta = [theta_0, theta_1..d]).
+
+    This is the delta of Theorem 2.3 (lecture 000) at its largest, so R^2/delta^2 at its
+    smallest.  It is the hard-margin SVM *without* a free bias on the rows r_i, obtained from
+    the ordinary SVM on the data mirrored through the origin, {(r_i, y_i)} and
+    {(-r_i, -y_i)}: a bias b there needs y_i theta'r_i >= 1 + |b|, so the optimum has b = 0
+    and its beta is the wanted theta.  Raises ValueError when no theta separates the rows
+    (decided exactly by ``linear_separability`` on the mirrored data).
+    """
+    from .separability import linear_separability
+
+    return _max_margin_separator(SVC, linear_separability, X, y, fit_intercept, tol, max_iter)
+
+
+def _max_margin_separator(svc_class, separability, X, y, fit_intercept, tol, max_iter):
+    from .separability import validated_rows
+
+    rows, signs = validated_rows(X, y, "max_margin_separator")
+    if fit_intercept:
+        rows = [[1.0] + list(x) for x in rows]
+    mirrored = [list(r) for r in rows] + [[-value for value in r] for r in rows]
+    mirrored_signs = list(signs) + [-s for s in signs]
+    separable, _ = separability(mirrored, mirrored_signs)
+    if not separable:
+        raise ValueError("no separator: the rows are not linearly separable"
+                         f"{' through the origin' if not fit_intercept else ''} "
+                         "(the LP of linear_separability is infeasible)")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = svc_class(C=math.inf, tol=tol, max_iter=max_iter).fit(mirrored, mirrored_signs)
+    theta = [float(value) for value in model.coef_]
+    for r, s in zip(rows, signs):
+        if not s * _smo.kernel_value("linear", theta, r, 0.0, 0, 0.0) > 0.0:
+            raise ValueError("the hard-margin SVM did not reach a separator in "
+                             f"max_iter={max_iter} steps; raise max_iter")
+    return theta

@@ -1,0 +1,385 @@
+"""SMO and the kernel evaluations as Numba kernels (see refml/_smo.py for the method).
+
+The same float operations in the same order as refml, so that both packages choose the same
+pairs, stop at the same step and return the same alphas:
+
+- K(x_i, x_t) accumulates feature by feature from 0.0 (refml's ``dot`` / ``squared_distance``
+  left to right); a row is computed for all t at once, feature k after feature k - 1, which
+  keeps the order of every single sum and lets the loop over t vectorise.  rbf is
+  exp(-gamma * s), poly is (gamma * s + coef0) multiplied ``degree`` times from 1.0.
+- The gradient is kept as v_t = -y_t G_t (bit for bit refml's, see ``smo``); the choices
+  of i, M and j make the same comparisons in the same index order as refml (ties to the
+  lowest index), in loops written without unpredictable branches.
+- Rows of K are computed on first use and kept in a cache of at most ``CACHE_BYTES`` (rows
+  beyond it are recomputed after first-in first-out eviction; values never change, so the
+  cache cannot change a result).
+"""
+
+import math
+
+import numpy as np
+
+from ._config import kernel
+
+KERNEL_CODES = {"linear": 0, "rbf": 1, "poly": 2}
+STATUS = {0: "converged", 1: "max_iter", 2: "unbounded"}
+TAU = 1e-12
+PARTITION_SLACK = 0.25         # in units of v: points this far beyond m or M leave the scans
+BACKOFF = 64                   # steps of full scans after a partition that did not last
+CACHE_BYTES = 256 * 2 ** 20
+
+
+def cache_slots(n):
+    """How many rows of K the cache holds: all of them when n rows fit in CACHE_BYTES."""
+    return max(2, min(n, CACHE_BYTES // (8 * n)))
+
+
+@kernel
+def kernel_pair(u, v, code, gamma, degree, coef0):
+    """K(u, v) for one pair of rows, as refml's ``kernel_value``."""
+    total = 0.0
+    if code == 1:
+        for k in range(u.shape[0]):
+            difference = u[k] - v[k]
+            total += difference * difference
+        return math.exp(-gamma * total)
+    for k in range(u.shape[0]):
+        total += u[k] * v[k]
+    if code == 0:
+        return total
+    base = gamma * total + coef0
+    value = 1.0
+    for _ in range(degree):
+        value *= base
+    return value
+
+
+@kernel
+def kernel_row(x, ZT, code, gamma, degree, coef0, out):
+    """out_t = K(x, z_t) for every column t of ZT (the rows z_t transposed)."""
+    n = ZT.shape[1]
+    for t in range(n):
+        out[t] = 0.0
+    if code == 1:
+        for k in range(ZT.shape[0]):
+            xk = x[k]
+            for t in range(n):
+                difference = xk - ZT[k, t]
+                out[t] += difference * difference
+        for t in range(n):
+            out[t] = math.exp(-gamma * out[t])
+        return
+    for k in range(ZT.shape[0]):
+        xk = x[k]
+        for t in range(n):
+            out[t] += xk * ZT[k, t]
+    if code == 2:
+        for t in range(n):
+            base = gamma * out[t] + coef0
+            value = 1.0
+            for _ in range(degree):
+                value *= base
+            out[t] = value
+
+
+@kernel
+def fetch_row(i, protect, X, XT, code, gamma, degree, coef0, cache, slot_of, owner, clock):
+    """The cache slot holding row i of K; a miss evicts first-in first-out, never ``protect``."""
+    if slot_of[i] >= 0:
+        return slot_of[i]
+    slot = clock[0]
+    if owner[slot] == protect:
+        slot = (slot + 1) % cache.shape[0]
+    clock[0] = (slot + 1) % cache.shape[0]
+    if owner[slot] >= 0:
+        slot_of[owner[slot]] = -1
+    owner[slot] = i
+    slot_of[i] = slot
+    kernel_row(X[i], XT, code, gamma, degree, coef0, cache[slot])
+    return slot
+
+
+@kernel
+def set_flags(t, alpha, y, C, up, low):
+    """Membership of t in I_up and I_low (refml's ``in_up`` / ``in_low``)."""
+    if y[t] > 0:
+        up[t] = alpha[t] < C
+        low[t] = alpha[t] > 0.0
+    else:
+        up[t] = alpha[t] > 0.0
+        low[t] = alpha[t] < C
+
+
+@kernel
+def violation_scan(v, up, low):
+    """(i, m, M): i = argmax_{I_up} v (first on ties), m = v_i, M = min_{I_low} v."""
+    i = -1
+    m = -np.inf
+    M = np.inf
+    for t in range(v.shape[0]):
+        candidate = v[t] if up[t] else -np.inf
+        if candidate > m:
+            i = t
+            m = candidate
+        candidate = v[t] if low[t] else np.inf
+        if candidate < M:
+            M = candidate
+    return i, m, M
+
+
+@kernel
+def active_scan(active, n_active, v, up, low):
+    """(i, m, M) as ``violation_scan``, over the active indices only (ascending)."""
+    i = -1
+    m = -np.inf
+    M = np.inf
+    for k in range(n_active):
+        t = active[k]
+        candidate = v[t] if up[t] else -np.inf
+        if candidate > m:
+            i = t
+            m = candidate
+        candidate = v[t] if low[t] else np.inf
+        if candidate < M:
+            M = candidate
+    return i, m, M
+
+
+@kernel
+def active_second_index(i, m, row_i, diagonal, v, low, active, n_active):
+    """j by WSS 2 over the active indices (ascending), as refml's ``second_index``."""
+    j = -1
+    best = np.inf
+    for k in range(n_active):
+        t = active[k]
+        if low[t]:
+            b = m - v[t]
+            if b > 0.0:
+                a = diagonal[i] + diagonal[t] - 2.0 * row_i[t]
+                if a <= 0.0:
+                    a = TAU
+                score = -(b * b) / a
+                if score < best:
+                    j = t
+                    best = score
+    return j
+
+
+@kernel
+def partition(v, up, low, r, m, M, slack, active, bounds):
+    """Split the points after an exact full scan: a point only in I_up with v < m - slack,
+    or only in I_low with v > max(m, M) + slack, goes out of the active list.  ``bounds``
+    gets [U, R_up, L, R_low]: the largest v and r_t of those out on the I_up side, the
+    smallest v and largest r_t of those out on the I_low side.  Returns the active count."""
+    n_active = 0
+    U, R_up, L, R_low = -np.inf, 0.0, np.inf, 0.0
+    top = max(m, M)
+    for t in range(v.shape[0]):
+        if up[t] and not low[t] and v[t] < m - slack:
+            U = max(U, v[t])
+            R_up = max(R_up, r[t])
+        elif low[t] and not up[t] and v[t] > top + slack:
+            L = min(L, v[t])
+            R_low = max(R_low, r[t])
+        else:
+            active[n_active] = t
+            n_active += 1
+    bounds[0], bounds[1], bounds[2], bounds[3], bounds[4] = U, R_up, L, R_low, 0.0
+    return n_active
+
+
+@kernel
+def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, n_slots, alpha):
+    """SMO from alpha = 0; fills alpha, returns (n_iter, status code).
+
+    The kernel keeps v_t = -y_t G_t instead of G: since y_t = +-1 and rounding is symmetric,
+    v_t - s (K_it - K_jt) rounds to exactly -y_t times refml's G_t + y_t s (K_it - K_jt), so
+    every v is bit for bit refml's -y_t G_t.
+
+    Every v is updated at every step, but i, M and j are searched among the *active*
+    points only, while the others are proved unable to be chosen: after a full scan, a
+    point out of the list is only in I_up with v_t < m, or only in I_low with v_t > m and
+    v_t > M, and it keeps its alpha (only the chosen i and j move).  A step changes v_t by
+    s (K_it - K_jt), and |K_it - K_jt| = |<phi_i - phi_j, phi_t>| <= sqrt(a_ij) sqrt(K_tt)
+    (Cauchy-Schwarz in feature space; the kernels are positive semi-definite, except poly
+    with coef0 < 0, where every scan is full).  Bounds U >= v on the I_up side and L <= v on
+    the I_low side are moved by that much (plus generous rounding terms) at each step;
+    while U < m and L > max(m, M) over the active points, the active scan gives exactly the
+    full scan's i, m, M and j.  When the proof fails, or every ``min(n, 1000)`` steps, a full
+    scan recomputes everything and repartitions (after a partition that lasted under 16
+    steps, the scans stay full for BACKOFF steps, doubling each time, up to min(n, 1000)).
+    """
+    n, d = X.shape
+    diagonal = np.empty(n)
+    r = np.empty(n)
+    for t in range(n):
+        diagonal[t] = kernel_pair(X[t], X[t], code, gamma, degree, coef0)
+        r[t] = np.sqrt(max(diagonal[t], 0.0))
+    bounded = code != 2 or coef0 >= 0.0
+    unit = 2.0 ** -53
+    eta = 16.0 * (d + degree + 8) * unit
+    period = min(n, 1000)
+    cache = np.empty((n_slots, n))
+    slot_of = np.full(n, -1, dtype=np.int64)
+    owner = np.full(n_slots, -1, dtype=np.int64)
+    clock = np.zeros(1, dtype=np.int64)
+    v = np.empty(n)
+    up = np.empty(n, dtype=np.bool_)
+    low = np.empty(n, dtype=np.bool_)
+    active = np.arange(n)
+    bounds = np.empty(5)
+    shift = np.zeros(d)                  # linear kernel: D = sum of s (x_i - x_j) since the scan
+    for t in range(n):
+        alpha[t] = 0.0
+        v[t] = -y[t] * -1.0                           # G = -1 at alpha = 0
+        set_flags(t, alpha, y, C, up, low)
+    i, m, M = violation_scan(v, up, low)
+    n_active = n
+    last_scan = 0
+    next_partition = BACKOFF
+    backoff = BACKOFF
+    n_iter = 0
+    while True:
+        if m - M <= tol:
+            return n_iter, 0
+        if n_iter == max_iter:
+            return n_iter, 1
+        if bounded and n_iter >= next_partition:
+            n_active = partition(v, up, low, r, m, M, PARTITION_SLACK, active, bounds)
+            shift[:] = 0.0
+            last_scan = n_iter
+            next_partition = n_iter + period
+        row_i = cache[fetch_row(i, -1, X, XT, code, gamma, degree, coef0, cache, slot_of,
+                                owner, clock)]
+        j = active_second_index(i, m, row_i, diagonal, v, low, active, n_active)
+        row_j = cache[fetch_row(j, i, X, XT, code, gamma, degree, coef0, cache, slot_of,
+                                owner, clock)]
+        b = m - v[j]
+        a = diagonal[i] + diagonal[j] - 2.0 * row_i[j]
+        room_i = C - alpha[i] if y[i] > 0 else alpha[i]
+        room_j = alpha[j] if y[j] > 0 else C - alpha[j]
+        step = b / a if a > 0.0 else np.inf
+        step = min(step, room_i, room_j)
+        if step == np.inf:
+            return n_iter, 2
+        if step == room_i:
+            alpha[i] = C if y[i] > 0 else 0.0
+        else:
+            alpha[i] = alpha[i] + y[i] * step
+        if step == room_j:
+            alpha[j] = 0.0 if y[j] > 0 else C
+        else:
+            alpha[j] = alpha[j] - y[j] * step
+        set_flags(i, alpha, y, C, up, low)
+        set_flags(j, alpha, y, C, up, low)
+        for t in range(n):                            # refml: G_t += y_t s (K_it - K_jt)
+            v[t] = v[t] - step * (row_i[t] - row_j[t])
+        n_iter += 1
+        if n_active == n:
+            i, m, M = violation_scan(v, up, low)
+            continue
+        drift = move_bounds(code, X, i, j, step, a, row_i[j], diagonal, r, eta, unit,
+                            shift, bounds)
+        i, m, M = active_scan(active, n_active, v, up, low)
+        upper = bounds[0] + drift * bounds[1]         # every v_t out on the I_up side <= this
+        lower = bounds[2] - drift * bounds[3]         # every v_t out on the I_low side >= this
+        proved = (upper < m) and (bounds[2] == np.inf or (
+            M < np.inf and lower > m and lower > M))
+        if not proved:
+            i, m, M = violation_scan(v, up, low)
+            if n_iter - last_scan < 16:
+                # Steps too large for the bounds to last: scan everything for a while.
+                n_active = n
+                for t in range(n):
+                    active[t] = t
+                next_partition = n_iter + backoff
+                backoff = min(2 * backoff, period)
+            else:
+                n_active = partition(v, up, low, r, m, M, PARTITION_SLACK, active, bounds)
+                shift[:] = 0.0
+                last_scan = n_iter
+                next_partition = n_iter + period
+                backoff = BACKOFF
+
+
+@kernel
+def move_bounds(code, X, i, j, step, a, k_ij, diagonal, r, eta, unit, shift, bounds):
+    """Advance the bounds of the points out of the active list by one step; returns the
+    factor ``drift`` such that |v_t - w_t| <= drift r_t, where [U, L] = bounds[0], bounds[2]
+    bound the w_t (the v_t of the last scan, moved by rounding only) from either side.
+
+    Linear kernel: v_t has moved by -D'x_t with D = sum of s (x_i - x_j) since the scan, so
+    drift = ||D|| (steps back and forth cancel).  Other kernels: drift adds s sqrt(a_ij)
+    per step, since |K_it - K_jt| <= ||phi_i - phi_j|| ||phi_t|| (Cauchy-Schwarz).  Rounding
+    (of v, of the kernel values, of D and of these bounds) is charged to w generously, with
+    eta >= 16 (d + 8) times the unit roundoff.
+    """
+    size = diagonal[i] + diagonal[j] + 2.0 * abs(k_ij)
+    rho = (np.sqrt(max(a, 0.0) + eta * size) + eta * (r[i] + r[j])) * (1.0 + eta)
+    if code == 0:
+        previous = 0.0
+        moved = 0.0
+        for k in range(shift.shape[0]):
+            previous += shift[k] * shift[k]
+            difference = X[i, k] - X[j, k]
+            moved += difference * difference
+            shift[k] = shift[k] + step * difference
+        previous = np.sqrt(previous)
+        moved = step * np.sqrt(moved)
+        norm = 0.0
+        for k in range(shift.shape[0]):
+            norm += shift[k] * shift[k]
+        drift = np.sqrt(norm) * (1.0 + eta)
+        charge = step * (eta * (r[i] + r[j]) + eta * rho) + eta * (previous + moved + drift)
+    else:
+        bounds[4] += step * rho * (1.0 + eta)
+        drift = bounds[4]
+        charge = step * eta * (r[i] + r[j] + rho)
+    # w_t moves by at most 4u|v_t| + charge r_t, and |v_t| <= |w_t| + drift r_t.
+    if bounds[0] > -np.inf:
+        bounds[0] += eta * abs(bounds[0]) + (charge + eta * drift) * bounds[1] * (1.0 + eta)
+    if bounds[2] < np.inf:
+        bounds[2] -= eta * abs(bounds[2]) + (charge + eta * drift) * bounds[3] * (1.0 + eta)
+    return drift
+
+
+@kernel
+def primal_coef(dual_coef, support_vectors, beta):
+    """beta_j = sum_s (alpha_s y_s) x_sj, support vectors in order (refml's loop)."""
+    for j in range(beta.shape[0]):
+        beta[j] = 0.0
+    for s in range(dual_coef.shape[0]):
+        for j in range(beta.shape[0]):
+            beta[j] += dual_coef[s] * support_vectors[s, j]
+
+
+@kernel
+def raw_scores(X, code, coef, dual_coef, support_vectors, gamma, degree, coef0, out):
+    """f(x) - beta_0 for every row: beta'x (linear) or sum_s a_s K(x_s, x), s in order."""
+    for r in range(X.shape[0]):
+        total = 0.0
+        if code == 0:
+            for k in range(X.shape[1]):
+                total += coef[k] * X[r, k]
+        else:
+            for s in range(dual_coef.shape[0]):
+                total += dual_coef[s] * kernel_pair(support_vectors[s], X[r], code, gamma,
+                                                    degree, coef0)
+        out[r] = total
+
+
+@kernel
+def scale_gamma(X):
+    """1 / (d Var(X)) over all entries, row by row (refml's loops); 1.0 if Var = 0."""
+    n, d = X.shape
+    total = 0.0
+    for r in range(n):
+        for k in range(d):
+            total += X[r, k]
+    mean = total / (n * d)
+    squares = 0.0
+    for r in range(n):
+        for k in range(d):
+            squares += (X[r, k] - mean) * (X[r, k] - mean)
+    variance = squares / (n * d)
+    return 1.0 / (d * variance) if variance > 0.0 else 1.0

@@ -1,0 +1,70 @@
+"""The SVM of refml.svm with SMO, kernel rows and scores as Numba kernels (refml_fast/_smo.py).
+
+Only the hot methods are overridden: solving the dual, the gamma="scale" sum, beta from the
+support vectors and the scores f(x) - beta_0.  Primal recovery, the intercept, the KKT
+measures, warnings and validation are refml's, unchanged, so support sets, coefficients
+and predictions are identical to refml's.
+"""
+
+import numpy as np
+
+from refml import svm as reference
+
+from . import _smo
+from .base import FastMixin
+from .separability import linear_separability
+
+
+class SVC(FastMixin, reference.SVC):
+    __doc__ = reference.SVC.__doc__
+
+    def _gamma_value(self, X):
+        if not isinstance(self.gamma, str):
+            return float(self.gamma)
+        return float(_smo.scale_gamma(X))
+
+    def _solve_dual(self, X, y, C):
+        y = np.asarray(y, dtype=np.float64)
+        n = X.shape[0]
+        alpha = np.empty(n)
+        n_iter, status = _smo.smo(
+            X, np.ascontiguousarray(X.T), y, _smo.KERNEL_CODES[self.kernel], self.gamma_,
+            self.degree, float(self.coef0), C, float(self.tol), self.max_iter,
+            _smo.cache_slots(n), alpha)
+        return alpha.tolist(), int(n_iter), _smo.STATUS[int(status)]
+
+    @staticmethod
+    def _as_indices(indices):
+        return np.asarray(indices, dtype=np.int64)
+
+    @staticmethod
+    def _rows(X, indices):
+        return X[np.asarray(indices, dtype=np.int64)]
+
+    def _primal_coef(self):
+        beta = np.empty(self.n_features_in_)
+        _smo.primal_coef(self.dual_coef_, self.support_vectors_, beta)
+        return beta
+
+    def _raw_scores(self, X):
+        scores = np.empty(X.shape[0])
+        coef = self.coef_ if self.kernel == "linear" else np.empty(0)
+        _smo.raw_scores(X, _smo.KERNEL_CODES[self.kernel], coef, self.dual_coef_,
+                        self.support_vectors_, self.gamma_, self.degree, float(self.coef0),
+                        scores)
+        return scores
+
+    def _decision_values(self, X):
+        return self._raw_scores(X) + self.intercept_
+
+    def _predict_codes(self, X):
+        return (self._decision_values(X) >= 0.0).astype(np.int64)
+
+
+def max_margin_separator(X, y, fit_intercept=False, tol=1e-6, max_iter=100_000):
+    theta = reference._max_margin_separator(SVC, linear_separability, X, y, fit_intercept,
+                                            tol, max_iter)
+    return np.asarray(theta, dtype=np.float64)
+
+
+max_margin_separator.__doc__ = reference.max_margin_separator.__doc__
