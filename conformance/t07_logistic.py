@@ -124,12 +124,12 @@ def check_sigmoid(instance):
     worst = math.inf
     for z in instance["z"]:
         s, s_minus = sigmoid(z), sigmoid(-z)
-        worst = min(worst, s, 1.0 - s)                                    # 0 <= sigma <= 1
-        worst = min(worst, 2.0 ** -52 - abs(s_minus - (1.0 - s)))         # sigma(-z) = 1 - sigma(z)
+        worst = min(worst, s, 1.0 - s)                              # 0 <= sigma <= 1
+        worst = min(worst, 2.0 ** -52 - abs(s_minus - (1.0 - s)))   # sigma(-z) = 1 - sigma(z)
         if abs(z) <= 40.0:
             h = 1e-5
             derivative = (sigmoid(z + h) - sigmoid(z - h)) / (2.0 * h)
-            worst = min(worst, 1e-9 - abs(derivative - s * s_minus))     # sigma' = sigma sigma(-)
+            worst = min(worst, 1e-9 - abs(derivative - s * s_minus))   # sigma' = sigma sigma(-)
     return worst
 
 

@@ -8,8 +8,13 @@ without ``fit_intercept``).  theta is the flat list [beta_1, ..., beta_{K-1}] of
 
     P(Y = k | x) = exp(z_k) / (1 + sum_{k'=1}^{K-1} exp(z_k')),   P(Y = 0 | x) = 1 / (same).
 
-For K = 2 this is P(Y = 1 | x) = sigma(z_1), lecture 001's model.  The objective is the
-mean negative log-likelihood of lecture 003 plus an optional ridge penalty on the w_k:
+For K = 2 this is P(Y = 1 | x) = sigma(z_1), lecture 001's model.  (Lecture 003 numbers
+the classes 0..K with K free vectors; here K counts all classes, so K - 1 are free.  Its
+first slide prints P(Y = 0 | x) with exp(beta_{k'}'x + beta_{0,k}) inside the sum over k':
+an index slip for beta_{0,k'}, as in the line above it and on the next slide.)
+
+The objective is the mean negative log-likelihood of lecture 003 plus an optional ridge
+penalty on the w_k:
 
     L(theta) = (1/n) sum_i [log(1 + sum_k exp(z_ik)) - z_{i,y_i}] + (alpha/2) sum_k ||w_k||^2,
     grad_k L = (1/n) sum_i (P(Y = k | x_i) - 1{y_i = k}) x~_i + alpha [w_k, 0],
