@@ -7,7 +7,10 @@ by the (j, t) that minimises
     |R1|/|R| gamma(R1) + |R2|/|R| gamma(R2),
 
 with the Gini index gamma(R) = sum_k p_k (1 - p_k) or the cross-entropy
-gamma(R) = -sum_k p_k log p_k, p_k the (weighted) fraction of class k in R.  |R| is the same
+gamma(R) = -sum_k p_k log p_k (natural log), p_k the (weighted) fraction of class k in R.
+(The lecture file prints the Gini index as "sum_k p_k (1 p_k)": the minus sign was lost in
+extraction; sum_k p_k (1 - p_k) = 1 - sum_k p_k^2 is the Gini index, checked in
+tests/test_tree.py on a 50/50 node, where it is 1/2.)  |R| is the same
 for every candidate of a node, so the search minimises the *weighted impurity sum*
 
     cost(j, t) = |R1| gamma(R1) + |R2| gamma(R2),
