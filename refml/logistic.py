@@ -26,11 +26,12 @@ by Newton's method, gradient descent or SGD; see refml/_logistic_solvers.py.
 
 Separable data.  When some w separates the classes, l(c w) increases to 0 as c -> infinity:
 the maximum-likelihood estimate does not exist.  The gradient then tends to 0 along a path to
-infinity, so a solver eventually meets its tolerance (or its cap) at a finite, separating
-theta.  After fitting with alpha = 0, LogisticRegression checks whether its theta classifies
-every training point strictly correctly; if so the data are separable, ``converged_`` is
-False and a ``ConvergenceWarning`` says that the MLE does not exist.  The model is usable
-(it separates the training data).  Use alpha > 0 for a unique finite maximiser.  All
+infinity, so a solver eventually meets its tolerance (or its cap) at a finite theta, as a
+rule one that separates the data.  After fitting with alpha = 0, LogisticRegression checks
+whether its theta classifies every training point strictly correctly; if so the data are
+separable, ``converged_`` is False and a ``ConvergenceWarning`` says that the MLE does not
+exist.  The model is usable (it separates the training data).  A theta that does not
+separate yet (sgd on a slow path, say) gets the ordinary cap warning or none.  Use alpha > 0 for a unique finite maximiser.  All
 probabilities and losses are computed from exponents <= 0, so nothing overflows; features so
 large that X'X overflows (e.g. entries of 1e300) raise a ValueError asking to rescale X.
 Quasi-complete separation (separable up to points on the boundary) is not detected.
