@@ -52,12 +52,13 @@ P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
    IEEE, no fastmath), and the k smallest by (Q, training index) are the answer: the same
    floats and the same ties as refml.
 
-One kernel does it all, the groups of four queries shared between the cores by ``prange``:
-for each tile of training rows, the cross products, then one pass per query that keeps
-the k smallest upper bounds and every row below the running threshold (which only falls);
-at the end, the exact pass over those few rows, re-filtered with the final threshold.
+One kernel does it all, blocks of 32 queries shared between the cores by ``prange``: each
+tile of 512 training rows, while it sits in cache, meets the block four queries at a time
+(the cross products), and each query's pass over the tile keeps the k smallest upper
+bounds and every row below its running threshold (which only falls).  At the end, the
+exact pass goes over those few rows, re-filtered with the final threshold.  A query with
+more than 1024 such rows (many exact ties, duplicates) is simply checked exhaustively.
 """
-
 
 import numba
 import numpy as np
@@ -70,6 +71,8 @@ FLOAT32_ROUNDOFF = 2.0 ** -24
 SCALE_LIMIT = 1e30              # float32 holds 3.4e38: products stay far below it
 TILE = 512                      # training rows per tile (32 features: 64 KiB of float32)
 GROUP = 4                       # queries sharing one pass over a tile
+BLOCK = 32                      # queries screened while a tile stays in cache
+CAPACITY = 1024                 # candidates kept per query before it is checked exhaustively
 EUCLIDEAN, MAHALANOBIS = 0, 1
 
 
@@ -142,7 +145,7 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
                 1.0 + centred_norms + self._fit_centred_norm_max)
             exhaustive = ~(scale <= SCALE_LIMIT)
         metric = MAHALANOBIS if self.metric == "mahalanobis" else EUCLIDEAN
-        n_chunks = min(-(-X.shape[0] // GROUP), 4 * numba.get_num_threads())
+        n_chunks = min(-(-X.shape[0] // BLOCK), 4 * numba.get_num_threads())
         nearest_kernel(T, self._fit_T, self._fit_upper, self._fit_lower, gap, exhaustive,
                        X, self._fit_X, self._precision_array, metric, n_chunks,
                        squared, indices)
@@ -231,37 +234,54 @@ def insert_sorted(values, ids, count, value, index):
 
 @kernel
 def cross_tile(T, ZT, rows, start, width, acc):
-    """acc[g, t] = sum_j T[rows[g], j] ZT[j, start + t] in float32, j in order."""
+    """acc[g, t] = sum_j T[rows[g], j] ZT[j, start + t] in float32, four terms of j at a
+    time (any order keeps the bound gamma_d sum_j |x_j z_j|)."""
     a0, a1, a2, a3 = acc[0], acc[1], acc[2], acc[3]
-    for j in range(T.shape[1]):
-        x0, x1, x2, x3 = T[rows[0], j], T[rows[1], j], T[rows[2], j], T[rows[3], j]
+    r0, r1, r2, r3 = rows[0], rows[1], rows[2], rows[3]
+    for t in range(width):
+        a0[t], a1[t], a2[t], a3[t] = 0.0, 0.0, 0.0, 0.0
+    j = 0
+    while j + 4 <= T.shape[1]:
+        z0, z1 = ZT[j, start:start + width], ZT[j + 1, start:start + width]
+        z2, z3 = ZT[j + 2, start:start + width], ZT[j + 3, start:start + width]
+        p0, p1, p2, p3 = T[r0, j], T[r0, j + 1], T[r0, j + 2], T[r0, j + 3]
+        q0, q1, q2, q3 = T[r1, j], T[r1, j + 1], T[r1, j + 2], T[r1, j + 3]
+        u0, u1, u2, u3 = T[r2, j], T[r2, j + 1], T[r2, j + 2], T[r2, j + 3]
+        v0, v1, v2, v3 = T[r3, j], T[r3, j + 1], T[r3, j + 2], T[r3, j + 3]
+        for t in range(width):
+            w0, w1, w2, w3 = z0[t], z1[t], z2[t], z3[t]
+            a0[t] += (p0 * w0 + p1 * w1) + (p2 * w2 + p3 * w3)
+            a1[t] += (q0 * w0 + q1 * w1) + (q2 * w2 + q3 * w3)
+            a2[t] += (u0 * w0 + u1 * w1) + (u2 * w2 + u3 * w3)
+            a3[t] += (v0 * w0 + v1 * w1) + (v2 * w2 + v3 * w3)
+        j += 4
+    while j < T.shape[1]:
         z = ZT[j, start:start + width]
-        if j == 0:
-            for t in range(width):
-                a0[t] = x0 * z[t]
-                a1[t] = x1 * z[t]
-                a2[t] = x2 * z[t]
-                a3[t] = x3 * z[t]
-        else:
-            for t in range(width):
-                a0[t] += x0 * z[t]
-                a1[t] += x1 * z[t]
-                a2[t] += x2 * z[t]
-                a3[t] += x3 * z[t]
+        p0, q0, u0, v0 = T[r0, j], T[r1, j], T[r2, j], T[r3, j]
+        for t in range(width):
+            a0[t] += p0 * z[t]
+            a1[t] += q0 * z[t]
+            a2[t] += u0 * z[t]
+            a3[t] += v0 * z[t]
+        j += 1
 
 
 @kernel
 def screen_tile(cross, start, width, z_upper, z_lower, gap, state, best, best_ids,
                 candidates, candidate_lower):
     """One query against one tile: keep the k smallest upper bounds, and every row whose
-    lower bound is below the running threshold.  state = [count, n_candidates, threshold]."""
-    k = best.shape[0]
+    lower bound is below the running threshold.  state = [count, n_candidates, threshold,
+    overflow]; past the buffer's capacity the query is flagged for an exhaustive check."""
+    k, capacity = best.shape[0], candidates.shape[0]
     count, n_candidates, threshold = int(state[0]), int(state[1]), state[2]
     for t in range(width):
         i = start + t
         twice_cross = 2.0 * cross[t]
         lower = z_lower[i] - twice_cross
         if lower <= threshold:
+            if n_candidates == capacity:
+                state[3] = 1.0
+                break
             candidates[n_candidates] = i
             candidate_lower[n_candidates] = lower
             n_candidates += 1
@@ -276,12 +296,14 @@ def screen_tile(cross, start, width, z_upper, z_lower, gap, state, best, best_id
 @kernel
 def exact_nearest(x, Z, P, metric, candidates, candidate_lower, n_candidates, threshold,
                   diff, out_squared, out_indices):
-    """The k smallest exact Q(x, z_i) over the candidates below the final threshold."""
+    """The k smallest exact Q(x, z_i) over the candidates below the final threshold (over
+    every training row when n_candidates < 0)."""
     k = out_squared.shape[0]
     count = 0
-    for t in range(n_candidates):
-        if candidate_lower[t] <= threshold:
-            i = candidates[t]
+    n = Z.shape[0] if n_candidates < 0 else n_candidates
+    for t in range(n):
+        if n_candidates < 0 or candidate_lower[t] <= threshold:
+            i = t if n_candidates < 0 else candidates[t]
             q = squared_distance(x, Z[i], P, metric, diff)
             if count < k or q < out_squared[k - 1]:
                 count = insert_sorted(out_squared, out_indices, count, q, i)
@@ -290,42 +312,54 @@ def exact_nearest(x, Z, P, metric, candidates, candidate_lower, n_candidates, th
 @kernel(parallel=True)
 def nearest_kernel(T, ZT, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, n_chunks,
                    out_squared, out_indices):
-    """The k nearest training rows of every query by (exact Q, training index)."""
-    n_queries, n_train, k = Xq.shape[0], Z.shape[0], out_squared.shape[1]
-    n_groups = (n_queries + GROUP - 1) // GROUP
+    """The k nearest training rows of every query by (exact Q, training index): the
+    blocks of queries split into ``n_chunks`` contiguous chunks, shared between cores."""
+    n_blocks = (Xq.shape[0] + BLOCK - 1) // BLOCK
     for chunk in numba.prange(n_chunks):
-        acc = np.empty((GROUP, TILE), dtype=np.float32)
-        state = np.empty((GROUP, 3))
-        best = np.empty((GROUP, k))
-        best_ids = np.empty((GROUP, k), dtype=np.int64)
-        candidates = np.empty((GROUP, n_train), dtype=np.int64)
-        candidate_lower = np.empty((GROUP, n_train))
-        rows = np.empty(GROUP, dtype=np.int64)
-        diff = np.empty(Xq.shape[1])
-        for group in range(chunk * n_groups // n_chunks, (chunk + 1) * n_groups // n_chunks):
-            for g in range(GROUP):
-                rows[g] = min(group * GROUP + g, n_queries - 1)
-                state[g, 0], state[g, 1], state[g, 2] = 0.0, 0.0, np.inf
-            for start in range(0, n_train, TILE):
-                width = min(TILE, n_train - start)
+        nearest_blocks(T, ZT, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
+                       chunk * n_blocks // n_chunks, (chunk + 1) * n_blocks // n_chunks,
+                       out_squared, out_indices)
+
+
+@kernel
+def nearest_blocks(T, ZT, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
+                   first_block, end_block, out_squared, out_indices):
+    """Blocks of BLOCK queries: each training tile is screened against the whole block
+    (GROUP queries at a time, while the tile sits in cache), then the exact pass."""
+    n_queries, n_train, k = Xq.shape[0], Z.shape[0], out_squared.shape[1]
+    acc = np.empty((GROUP, TILE), dtype=np.float32)
+    state = np.empty((BLOCK, 4))
+    best = np.empty((BLOCK, k))
+    best_ids = np.empty((BLOCK, k), dtype=np.int64)
+    capacity = min(n_train, CAPACITY)
+    candidates = np.empty((BLOCK, capacity), dtype=np.int64)
+    candidate_lower = np.empty((BLOCK, capacity))
+    rows = np.empty(GROUP, dtype=np.int64)
+    diff = np.empty(Xq.shape[1])
+    for block in range(first_block, end_block):
+        first = block * BLOCK
+        for b in range(BLOCK):
+            state[b, 0], state[b, 1], state[b, 2], state[b, 3] = 0.0, 0.0, np.inf, 0.0
+        for start in range(0, n_train, TILE):
+            width = min(TILE, n_train - start)
+            for group in range(0, BLOCK, GROUP):
+                if first + group >= n_queries:
+                    break
+                for g in range(GROUP):
+                    rows[g] = min(first + group + g, n_queries - 1)
                 cross_tile(T, ZT, rows, start, width, acc)
                 for g in range(GROUP):
-                    if not exhaustive[rows[g]]:
-                        screen_tile(acc[g], start, width, z_upper, z_lower, gap[rows[g]],
-                                    state[g], best[g], best_ids[g], candidates[g],
-                                    candidate_lower[g])
-            for g in range(GROUP):
-                r = group * GROUP + g
-                if r >= n_queries:
-                    break
-                n_candidates, threshold = int(state[g, 1]), state[g, 2]
-                if exhaustive[r]:
-                    for i in range(n_train):
-                        candidates[g, i] = i
-                        candidate_lower[g, i] = 0.0
-                    n_candidates, threshold = n_train, np.inf
-                exact_nearest(Xq[r], Z, P, metric, candidates[g], candidate_lower[g],
-                              n_candidates, threshold, diff, out_squared[r], out_indices[r])
+                    b = group + g
+                    if (first + b < n_queries and not exhaustive[first + b]
+                            and state[b, 3] == 0.0):
+                        screen_tile(acc[g], start, width, z_upper, z_lower, gap[first + b],
+                                    state[b], best[b], best_ids[b], candidates[b],
+                                    candidate_lower[b])
+        for b in range(min(BLOCK, n_queries - first)):
+            r = first + b
+            n_candidates = -1 if exhaustive[r] or state[b, 3] != 0.0 else int(state[b, 1])
+            exact_nearest(Xq[r], Z, P, metric, candidates[b], candidate_lower[b],
+                          n_candidates, state[b, 2], diff, out_squared[r], out_indices[r])
 
 
 @kernel

@@ -163,6 +163,16 @@ def test_overflowing_distances_tie_and_go_to_the_lowest_index(lib):
     assert as_list(knn.predict([[0.0]])) == [1]  # one vote each for 2 and 1: the first class
 
 
+def test_thousands_of_exact_ties_keep_the_lowest_indices(lib):
+    # 2000 copies of one row: every copy is a candidate (refml_fast checks such a query
+    # exhaustively); the k nearest are the first k copies.
+    X = [[0.0, 0.0]] * 2000 + [[1.0, 1.0]] * 100
+    y = [i % 3 for i in range(2100)]
+    knn = lib.KNeighborsClassifier(n_neighbors=3).fit(X, y)
+    _, indices = knn.kneighbors([[0.1, 0.0], [0.9, 1.0]])
+    assert as_list(indices) == [[0, 1, 2], [2000, 2001, 2002]]
+
+
 @pytest.mark.fast
 @pytest.mark.parametrize("metric", ["euclidean", "mahalanobis"])
 def test_fast_matches_reference_across_tiles_and_groups(metric):
