@@ -39,6 +39,13 @@ def hoeffding_bound(n, confidence, value_range=1.0):
     return value_range * math.sqrt(math.log(2.0 / (1.0 - confidence)) / (2.0 * n))
 
 
+def check_dimension(found, expected):
+    """A point x must have the distribution's dimension d."""
+    if found != expected:
+        raise ValueError(f"x has {found} features, but the distribution is over "
+                         f"{expected} features")
+
+
 def check_sample_size(n, name="n"):
     return validation.check_scalar(n, name, "int", low=1)
 
@@ -144,7 +151,9 @@ class GaussianClasses:
 
     def posterior(self, x):
         """[P(Y = classes[k] | X = x) for each k], by log-sum-exp."""
-        scores = self.log_scores([float(v) for v in x])
+        x = [float(v) for v in x]
+        check_dimension(len(x), self.n_features)
+        scores = self.log_scores(x)
         top = max(scores)
         weights = [math.exp(s - top) for s in scores]
         total = sum(weights)

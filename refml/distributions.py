@@ -21,7 +21,8 @@ import math
 
 from . import _linalg as linalg
 from . import _validation as validation
-from ._gaussian import PROBABILITY_TOLERANCE, GaussianClasses, check_classes, check_sample_size
+from ._gaussian import (PROBABILITY_TOLERANCE, GaussianClasses, check_classes, check_dimension,
+                        check_sample_size)
 from ._random import check_random_state
 
 __all__ = ["FiniteDistribution", "GaussianClasses", "PassFailExample", "make_separable"]
@@ -45,29 +46,40 @@ class FiniteDistribution:
     ``Generator.choice`` (one uniform per draw), so that refml_fast draws the same samples.
     """
 
+    _as_matrix = staticmethod(validation.as_matrix)  # refml_fast: numpy arrays
+
     def __init__(self, points, probabilities, classes=None):
-        points = validation.as_matrix(points, name="points")
-        table = validation.as_matrix(probabilities, name="probabilities")
+        points = self._as_matrix(points, name="points")
+        table = self._as_matrix(probabilities, name="probabilities")
         if len(table) != len(points):
             raise ValueError(f"probabilities has {len(table)} rows but there are "
                              f"{len(points)} points: one row of class probabilities per point")
-        n_classes = len(table[0])
-        classes, order = check_classes(classes, n_classes, "probabilities")
+        classes, order = check_classes(classes, len(table[0]), "probabilities")
+        self._check_probabilities(table)
+        self._check_distinct(points)
+        self._store(points, table, classes, order)
+
+    def _check_probabilities(self, table):
+        """p_ik >= 0 and sum_ik p_ik = 1 (summed row by row, left to right)."""
         total = 0.0
         for row in table:
             for p in row:
                 if p < 0.0:
-                    raise ValueError(f"probabilities must be non-negative, found {p!r}")
+                    raise ValueError(negative_probability_message(p))
                 total += p
         if abs(total - 1.0) > PROBABILITY_TOLERANCE:
-            raise ValueError(f"probabilities must sum to 1 over the whole table (to within "
-                             f"{PROBABILITY_TOLERANCE}), they sum to {total!r}")
+            raise ValueError(probability_sum_message(total))
+
+    def _check_distinct(self, points):
+        """Refuse a repeated point; keep the index point -> i for ``posterior``."""
         self._index = {}
         for i, point in enumerate(points):
-            if tuple(point) in self._index:
-                raise ValueError(f"points must be distinct: points[{i}] = {point!r} repeats "
-                                 f"points[{self._index[tuple(point)]}]; add their rows instead")
+            j = self._index.get(tuple(point))
+            if j is not None:
+                raise ValueError(duplicate_point_message(i, point, j))
             self._index[tuple(point)] = i
+
+    def _store(self, points, table, classes, order):
         self.points = points
         self.probabilities = [[row[k] for k in order] for row in table]
         self.classes = classes
@@ -96,7 +108,9 @@ class FiniteDistribution:
         this returns the class prior P(Y = classes[k]): the Bayes rule then predicts the
         most probable class overall.
         """
-        i = self._index.get(tuple(float(v) for v in x))
+        x = [float(v) for v in x]
+        check_dimension(len(x), self.n_features)
+        i = self._index.get(tuple(x))
         if i is None:
             return list(self.prior)
         row = self.probabilities[i]
@@ -159,6 +173,20 @@ class FiniteDistribution:
         return X, y
 
 
+def negative_probability_message(p):
+    return f"probabilities must be non-negative, found {p!r}"
+
+
+def probability_sum_message(total):
+    return (f"probabilities must sum to 1 over the whole table (to within "
+            f"{PROBABILITY_TOLERANCE}), they sum to {total!r}")
+
+
+def duplicate_point_message(i, point, j):
+    return (f"points must be distinct: points[{i}] = {list(point)!r} repeats points[{j}]; "
+            "add their rows instead")
+
+
 def _running_sums(probabilities):
     """c_j = p_0 + ... + p_j, added left to right."""
     running, sums = 0.0, []
@@ -216,6 +244,7 @@ class PassFailExample:
         Computed as max(0, -expm1(s - 7)) with s = x1 + x2, which equals 1 - e^{-(7 - s)}
         without cancellation near s = 7.
         """
+        check_dimension(len(x), 2)
         s = float(x[0]) + float(x[1])
         return max(0.0, -math.expm1(s - self.threshold))
 

@@ -10,10 +10,10 @@ risk of a rule's predictions (the same sum, i then k, as refml).  ``GaussianClas
 import numpy as np
 
 import refml.distributions as reference
-from refml._gaussian import check_sample_size
+from refml._gaussian import check_dimension, check_sample_size
 from refml._random import check_random_state
 
-from . import _random
+from . import _arrays, _random
 from ._config import kernel
 
 __all__ = ["FiniteDistribution", "GaussianClasses", "PassFailExample", "make_separable"]
@@ -29,26 +29,69 @@ def _labels(classes, codes):
 
 
 class FiniteDistribution(reference.FiniteDistribution):
-    __doc__ = reference.FiniteDistribution.__doc__
+    __doc__ = reference.FiniteDistribution.__doc__ + """
+    refml_fast: give ``points`` and ``probabilities`` as numpy arrays for a large support;
+    they are then validated with numpy (lists go through refml's checks first).  The
+    attributes ``points``, ``probabilities`` and ``prior`` are float64 arrays.
+    """
 
-    def __init__(self, points, probabilities, classes=None):
-        super().__init__(points, probabilities, classes)
-        self._points_array = np.array(self.points, dtype=np.float64)
-        self._probability_array = np.array(self.probabilities, dtype=np.float64)
-        self._prior_array = np.array(self.prior, dtype=np.float64)
+    _as_matrix = staticmethod(_arrays.as_matrix)
+
+    def _check_probabilities(self, table):
+        negative = table < 0.0
+        if negative.any():  # the first negative entry in row-major order, as refml reports
+            raise ValueError(reference.negative_probability_message(
+                float(table.ravel()[np.argmax(negative.ravel())])))
+        total = sequential_sum_kernel(np.ascontiguousarray(table).ravel())
+        if abs(total - 1.0) > reference.PROBABILITY_TOLERANCE:
+            raise ValueError(reference.probability_sum_message(float(total)))
+
+    def _check_distinct(self, points):
+        """Sort the support lexicographically (column 0 first): equal rows become
+        neighbours; the same repeat as refml's scan is reported (the first i whose point
+        appeared before, and the first j where it did).  The order serves the row search."""
+        order = np.arange(points.shape[0], dtype=np.int64)
+        argsort_rows_kernel(points, order, np.empty_like(order))
+        ordered = np.ascontiguousarray(points[order])
+        same = np.all(ordered[1:] == ordered[:-1], axis=1)
+        if same.any():
+            group = np.concatenate(([0], np.cumsum(~same)))  # group id of each sorted row
+            first = np.full(group[-1] + 1, len(order), dtype=np.int64)
+            second = np.full(group[-1] + 1, len(order), dtype=np.int64)
+            for position, g in enumerate(group.tolist()):  # only when a repeat exists
+                index = int(order[position])
+                if index < first[g]:
+                    first[g], second[g] = index, first[g]
+                elif index < second[g]:
+                    second[g] = index
+            g = int(np.argmin(second))
+            raise ValueError(reference.duplicate_point_message(
+                int(second[g]), points[second[g]].tolist(), int(first[g])))
+        self._order, self._sorted_points = order, ordered
+
+    def _store(self, points, table, classes, order):
+        self.points = self._points_array = points
+        self.probabilities = self._probability_array = np.ascontiguousarray(table[:, order])
+        self.classes = classes
+        self.n_features = points.shape[1]
+        self.prior = self._prior_array = np.zeros(len(classes))
+        column_sums_kernel(self._probability_array, self._prior_array)
         self._flat_array = self._probability_array.ravel()
+        self._total = sum(self._flat_array.tolist())  # as Generator.choice computes it
         self._cumulative_array = np.empty_like(self._flat_array)
         running_sums_kernel(self._flat_array, self._cumulative_array)
         self._last_positive = int(np.flatnonzero(self._flat_array > 0.0)[-1])
-        # lexicographic order of the support (column 0 first) for the row search
-        self._order = np.lexsort(self._points_array.T[::-1]).astype(np.int64)
-        self._sorted_points = np.ascontiguousarray(self._points_array[self._order])
+
+    def bayes_risk(self, *, return_error=False):
+        risk = float(bayes_risk_kernel(self._probability_array))
+        return (risk, 0.0) if return_error else risk
 
     def posterior(self, x):
-        return np.asarray(super().posterior(x), dtype=np.float64)
+        return self._posterior_rows(np.array([[float(v) for v in x]], dtype=np.float64))[0]
 
     def _posterior_rows(self, X):
         queries = np.ascontiguousarray(X, dtype=np.float64)
+        check_dimension(queries.shape[1], self.n_features)
         index = np.empty(queries.shape[0], dtype=np.int64)
         find_rows_kernel(self._sorted_points, self._order, queries, index)
         out = np.empty((queries.shape[0], len(self.classes)), dtype=np.float64)
@@ -135,6 +178,38 @@ def running_sums_kernel(flat, out):
 
 
 @kernel
+def sequential_sum_kernel(values):
+    """values[0] + values[1] + ..., left to right (as refml's loop)."""
+    total = 0.0
+    for j in range(values.shape[0]):
+        total += values[j]
+    return total
+
+
+@kernel
+def column_sums_kernel(probabilities, out):
+    """out[k] = sum_i p_ik, over i in order (the class prior, as refml)."""
+    for i in range(probabilities.shape[0]):
+        for k in range(probabilities.shape[1]):
+            out[k] += probabilities[i, k]
+
+
+@kernel
+def bayes_risk_kernel(probabilities):
+    """sum_i (sum_k p_ik - max_k p_ik), each row summed left to right (as refml)."""
+    risk = 0.0
+    for i in range(probabilities.shape[0]):
+        mass = 0.0
+        largest = probabilities[i, 0]
+        for k in range(probabilities.shape[1]):
+            mass += probabilities[i, k]
+            if probabilities[i, k] > largest:
+                largest = probabilities[i, k]
+        risk += mass - largest
+    return risk
+
+
+@kernel
 def sample_kernel(cumulative, total, last_positive, state, out):
     """Generator.choice by inversion: the first j with u * total < c_j (else the last j
     of positive mass), one uniform u per draw."""
@@ -160,6 +235,37 @@ def compare_rows(a, b):
         if a[j] > b[j]:
             return 1
     return 0
+
+
+@kernel
+def argsort_rows_kernel(points, order, buffer):
+    """Sort ``order`` (initially 0..m-1) so that points[order] is lexicographically sorted;
+    stable (equal rows keep index order): bottom-up merge sort, ``buffer`` is scratch."""
+    m = order.shape[0]
+    width = 1
+    while width < m:
+        for low in range(0, m, 2 * width):
+            middle, high = min(low + width, m), min(low + 2 * width, m)
+            i, j, out = low, middle, low
+            while i < middle and j < high:
+                if compare_rows(points[order[j]], points[order[i]]) < 0:
+                    buffer[out] = order[j]
+                    j += 1
+                else:
+                    buffer[out] = order[i]
+                    i += 1
+                out += 1
+            while i < middle:
+                buffer[out] = order[i]
+                i += 1
+                out += 1
+            while j < high:
+                buffer[out] = order[j]
+                j += 1
+                out += 1
+        for t in range(m):
+            order[t] = buffer[t]
+        width *= 2
 
 
 @kernel

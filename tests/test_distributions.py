@@ -47,7 +47,7 @@ def test_unsorted_classes_are_sorted_with_their_columns(lib):
     d = lib.FiniteDistribution(POINTS, [[0.2, 0.1], [0.1, 0.3], [0.15, 0.15]],
                                classes=["pass", "fail"])
     assert d.classes == ["fail", "pass"]
-    assert d.probabilities == TABLE
+    assert as_list(d.probabilities) == TABLE
 
 
 @pytest.mark.parametrize("points, table, classes, words", [
@@ -62,6 +62,31 @@ def test_unsorted_classes_are_sorted_with_their_columns(lib):
 def test_finite_refuses_bad_tables(lib, points, table, classes, words):
     with pytest.raises(ValueError, match=words):
         lib.FiniteDistribution(points, table, classes)
+
+
+def test_finite_repeats_are_reported_alike_in_both_packages(lib):
+    # two repeated points (index 3 repeats 1, index 4 repeats 0) and -0.0 == 0.0
+    points = [[0.0, 1.0], [1.0, 1.0], [2.0, 2.0], [1.0, 1.0], [-0.0, 1.0]]
+    with pytest.raises(ValueError, match=r"points\[3\] = \[1.0, 1.0\] repeats points\[1\]"):
+        lib.FiniteDistribution(points, [[0.1, 0.1]] * 5)
+    with pytest.raises(ValueError, match=r"points\[1\] = \[-0.0, 1.0\] repeats points\[0\]"):
+        lib.FiniteDistribution([points[0], points[4]], [[0.25, 0.25]] * 2)
+
+
+@pytest.mark.fast
+def test_fast_finite_takes_numpy_arrays():
+    import numpy as np
+
+    import refml_fast
+
+    d = refml_fast.FiniteDistribution(np.array(POINTS), np.array(TABLE))
+    assert d.points.tolist() == POINTS and d.prior.tolist() == pytest.approx([0.55, 0.45])
+    assert math.isclose(d.bayes_risk(), 0.35, rel_tol=1e-12)
+    with pytest.raises(ValueError, match="non-negative, found -0.05"):
+        refml_fast.FiniteDistribution(np.array(POINTS), np.array([[0.1, 0.25], [0.3, 0.1],
+                                                                  [0.35, -0.05]]))
+    with pytest.raises(ValueError, match="features"):
+        d.posterior([0.0])
 
 
 def test_finite_sampling_is_generator_choice_over_the_flattened_table():
