@@ -1,0 +1,131 @@
+"""Item 18 for the SVM and the separability LP: refml and refml_fast agree exactly.
+
+SVC: on random data (duplicates, ties, one feature, string labels; conformance/_parity.py)
+and on larger overlapping data (n = 150..300, where refml_fast's SMO leaves most points out of
+its scans and has to prove them irrelevant), with random C (0.1, 1, 10, inf), kernel, gamma,
+degree, coef0 (-1 makes poly indefinite) and tol, both packages must return the same support
+set, the same alpha_i y_i, intercept, coefficients, number of SMO steps and convergence flag,
+and the same predictions and decision values (bit for bit: the same float operations), on the
+training rows and on fresh rows.  The slack is minus the number of disagreements.
+
+linear_separability: the same answer on random data, separable data and data made
+non-separable (t11_separability's instances); the separators may differ only when the float
+pivoting of refml_fast ends in another optimal basis, and each must then separate exactly.
+"""
+
+import math
+import warnings
+from fractions import Fraction
+
+from ._harness import Theorem
+from ._parity import random_dataset
+
+KERNELS = ("linear", "rbf", "poly")
+
+
+def svc_parameters(rng):
+    return {"C": (0.1, 1.0, 10.0, math.inf)[rng.randbelow(4)],
+            "kernel": KERNELS[rng.randbelow(3)],
+            "gamma": "scale" if rng.random() < 0.5 else 0.5,
+            "degree": 1 + rng.randbelow(3),
+            "coef0": (0.0, 1.0, -1.0)[rng.randbelow(3)],
+            "tol": (1e-3, 1e-5)[rng.randbelow(2)],
+            "max_iter": 2000}
+
+
+def small_instance(rng):
+    X, y, X_query = random_dataset(rng, binary=True)
+    return {"X": X, "y": y, "X_query": X_query, "params": svc_parameters(rng)}
+
+
+def large_instance(rng):
+    n, d = 150 + rng.randbelow(151), 2 + rng.randbelow(3)
+    X = [[rng.normal() for _ in range(d)] for _ in range(n)]
+    noise = 0.2 + rng.random()
+    y = ["yes" if x[0] + 0.5 * x[-1] + noise * rng.normal() > 0 else "no" for x in X]
+    y[0], y[1] = "no", "yes"
+    params = svc_parameters(rng)
+    params["C"] = (0.1, 1.0, 10.0)[rng.randbelow(3)]
+    params["max_iter"] = 20_000
+    X_query = [[rng.normal() for _ in range(d)] for _ in range(20)]
+    return {"X": X, "y": y, "X_query": X_query, "params": params}
+
+
+def check_svc(instance):
+    import refml
+    import refml_fast
+
+    models = []
+    for package in (refml, refml_fast):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            models.append(package.SVC(**instance["params"]).fit(instance["X"], instance["y"]))
+    reference, fast = models
+    disagreements = 0
+    for name in ("support_", "dual_coef_", "intercept_", "n_iter_", "converged_", "margin_",
+                 "kkt_violation_") + (("coef_",) if instance["params"]["kernel"] == "linear"
+                                      else ()):
+        disagreements += listed(getattr(reference, name)) != listed(getattr(fast, name))
+    for rows in (instance["X"], instance["X_query"]):
+        disagreements += sum(a != b for a, b in zip(reference.predict(rows), fast.predict(rows)))
+        disagreements += sum(a != b for a, b in zip(reference.decision_function(rows),
+                                                    fast.decision_function(rows)))
+    return -float(disagreements)
+
+
+def listed(value):
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def separability_instance(rng):
+    from .t11_separability import make_instance
+
+    if rng.random() < 0.4:
+        X, y, _ = random_dataset(rng, binary=True)
+        return {"X": X, "y": y}
+    return make_instance(rng)
+
+
+def check_separability(instance):
+    import refml
+    import refml_fast
+
+    X, y = instance["X"], instance["y"]
+    expected, w_reference = refml.linear_separability(X, y)
+    found, w_fast = refml_fast.linear_separability(X, y)
+    if expected != found:
+        return -1.0
+    if not expected:
+        return 0.0 if w_fast is None else -1.0
+    if listed(w_reference) == listed(w_fast):
+        return 0.0
+    return 0.0 if separates(X, y, w_fast) else -1.0
+
+
+def separates(X, y, w):
+    negative = sorted(set(y))[0]
+    w = [Fraction(float(v)) for v in listed(w)]
+    return all((-1 if label == negative else 1)
+               * (w[0] + sum((a * Fraction(b) for a, b in zip(w[1:], x)), Fraction(0))) > 0
+               for x, label in zip(X, y))
+
+
+def theorem(title, make_instance, check, quick, default, full):
+    return Theorem(number=18, title=f"Parity: {title}", source="SPEC.md section 1",
+                   make_instance=make_instance, check=check,
+                   size=lambda inst: len(inst["X"]) * len(inst["X"][0]),
+                   describe=lambda inst: f"X={inst['X']!r} y={inst['y']!r} "
+                                         f"params={inst.get('params')!r}",
+                   quick=quick, default=default, full=full, needs_fast=True)
+
+
+THEOREMS = [
+    theorem("SVC, random binary data (support sets, alphas, predictions)", small_instance,
+            check_svc, 100, 300, 3000),
+    theorem("SVC, larger overlapping data (exact active-set scans)", large_instance, check_svc,
+            5, 20, 200),
+    theorem("linear_separability (answers; separators)", separability_instance,
+            check_separability, 100, 300, 3000),
+]
