@@ -59,7 +59,6 @@ only on a mistake; order="random" draws among the mistakes, as lectures 000 and 
 """
 
 import math
-import warnings
 
 from . import _linalg as linalg
 from . import _validation as validation
@@ -286,13 +285,14 @@ def mistake_bound(X, y, theta=None, fit_intercept=False):
     fit_intercept=True (note the default here is False, the lectures' form).  Labels map
     classes_[0] -> -1, classes_[1] -> +1.
 
-    When ``theta`` is None the separator is the one the cyclic perceptron itself finds
-    (max_iter=1000): the theorem holds for *any* separator theta*, so this is a valid bound,
-    though usually a loose one (its margin is small); pass the generating or max-margin
-    separator for a tighter bound.
+    When ``theta`` is None the separator is the maximum-margin one, the hard-margin SVM
+    through the origin on these rows (``svm.max_margin_separator``): the theorem holds for
+    *any* separator theta*, and this one has the largest delta, so the bound is the tightest
+    R^2/delta^2 the theorem gives.
 
     Raises ValueError if theta does not separate the data (delta <= 0), has the wrong
-    length, or, with theta None, if the perceptron finds no separator.
+    length, or, with theta None, if no separator exists (decided exactly by the LP of
+    ``linear_separability``).
     """
     return _mistake_bound(Perceptron, X, y, theta, fit_intercept)
 
@@ -306,7 +306,7 @@ def _mistake_bound(perceptron_class, X, y, theta, fit_intercept):
     _check_bool(fit_intercept, "fit_intercept")
     rows = [[1.0] + x for x in X] if fit_intercept else X
     if theta is None:
-        theta = _perceptron_separator(perceptron_class, X, labels, fit_intercept)
+        theta = _max_margin_separator(perceptron_class, X, labels, fit_intercept)
     else:
         theta = validation.as_matrix([theta], "theta")[0]
         if len(theta) != len(rows[0]):
@@ -322,14 +322,15 @@ def _mistake_bound(perceptron_class, X, y, theta, fit_intercept):
     return (R * R) / (delta * delta)
 
 
-def _perceptron_separator(perceptron_class, X, labels, fit_intercept):
-    model = perceptron_class(fit_intercept=fit_intercept)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model.fit(X, labels)
-    if not model.converged_:
-        raise ValueError("no separator found: the perceptron did not converge in "
-                         f"{model.max_iter} passes (the data may not be linearly separable"
-                         f"{'' if fit_intercept else ' through the origin'}); pass theta")
-    coef = [float(v) for v in model.coef_]
-    return [model.intercept_] + coef if fit_intercept else coef
+def _max_margin_separator(perceptron_class, X, labels, fit_intercept):
+    """The hard-margin SVM's theta from the package of ``perceptron_class`` (refml or
+    refml_fast); svm is imported here, not at the top, to keep the modules independent."""
+    import importlib
+
+    package = perceptron_class.__module__.rsplit(".", 1)[0]
+    svm = importlib.import_module(f"{package}.svm")
+    try:
+        theta = svm.max_margin_separator(X, labels, fit_intercept=fit_intercept)
+    except ValueError as error:
+        raise ValueError(f"no separator found: {error}; pass theta") from None
+    return [float(v) for v in theta]

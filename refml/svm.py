@@ -298,6 +298,12 @@ def max_margin_separator(X, y, fit_intercept=False, tol=1e-6, max_iter=100_000):
     {(-r_i, -y_i)}: a bias b there needs y_i theta'r_i >= 1 + |b|, so the optimum has b = 0
     and its beta is the wanted theta.  Raises ValueError when no theta separates the rows
     (decided exactly by ``linear_separability`` on the mirrored data).
+
+    SMO ends within ``tol`` of the optimum; the result is then made exact when it can be: with
+    z_i = y_i r_i and S the support vectors found, the KKT equalities z_s'theta = 1 (s in S),
+    theta = sum_S alpha_s z_s are solved in rationals, and the solution is kept if it passes
+    the exact KKT test (alpha >= 0 and z_i'theta >= 1 for every i): it is then the maximum-margin
+    theta, rounded to floats.  Otherwise (a degenerate support set) SMO's theta is returned.
     """
     from .separability import linear_separability
 
@@ -322,9 +328,49 @@ def _max_margin_separator(svc_class, separability, X, y, fit_intercept, tol, max
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = svc_class(C=math.inf, tol=tol, max_iter=max_iter).fit(mirrored, mirrored_signs)
-    theta = [float(value) for value in model.coef_]
+    support = sorted({int(index) % len(rows) for index in model.support_})
+    theta = exact_max_margin(rows, signs, support)
+    if theta is None:
+        theta = [float(value) for value in model.coef_]
     for r, s in zip(rows, signs):
         if not s * _smo.kernel_value("linear", theta, r, 0.0, 0, 0.0) > 0.0:
             raise ValueError("the hard-margin SVM did not reach a separator in "
                              f"max_iter={max_iter} steps; raise max_iter")
     return theta
+
+
+def exact_max_margin(rows, signs, support):
+    """theta solving min ||theta||^2 s.t. z_i'theta >= 1 exactly, from its support set S, or
+    None: solve G alpha = 1 with G_st = z_s'z_t over S, theta = sum alpha_s z_s, in rationals,
+    and accept only if alpha >= 0 and every z_i'theta >= 1 (then all four KKT conditions hold
+    exactly, so theta is the optimum)."""
+    from fractions import Fraction
+
+    z = [[Fraction(s) * Fraction(v) for v in r] for r, s in zip(rows, signs)]
+    gram = [[sum((a * b for a, b in zip(z[s], z[t])), Fraction(0)) for t in support]
+            for s in support]
+    alpha = fraction_solve(gram, [Fraction(1)] * len(support))
+    if alpha is None or any(a < 0 for a in alpha):
+        return None
+    theta = [sum((a * z[s][j] for a, s in zip(alpha, support)), Fraction(0))
+             for j in range(len(rows[0]))]
+    if any(sum((t * v for t, v in zip(theta, zi)), Fraction(0)) < 1 for zi in z):
+        return None
+    return [float(t) for t in theta]
+
+
+def fraction_solve(A, b):
+    """x with A x = b in rationals (Gauss-Jordan, first nonzero pivot); None if singular."""
+    size = len(A)
+    rows = [list(A[r]) + [b[r]] for r in range(size)]
+    for column in range(size):
+        pivot = next((r for r in range(column, size) if rows[r][column] != 0), None)
+        if pivot is None:
+            return None
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        rows[column] = [value / rows[column][column] for value in rows[column]]
+        for r in range(size):
+            if r != column and rows[r][column] != 0:
+                factor = rows[r][column]
+                rows[r] = [a - factor * c for a, c in zip(rows[r], rows[column])]
+    return [row[size] for row in rows]

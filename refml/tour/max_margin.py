@@ -74,28 +74,35 @@ def show_separators(lib, show, X, y):
     show("40 points on [-1, 1]^2 at least 0.15 from the line 2 x1 - x2 = 0.5.  Every method")
     show("below separates them; the hard-margin SVM (C = inf) maximises the margin (lecture 003:")
     show("max M s.t. y_i (x_i'beta + beta_0) >= M, ||beta|| = 1).  Lines scaled to ||w|| = 1.")
-    rows = []
+    show("R^2/delta^2 is Theorem 2.3's bound with that separator's delta on x~ = [1, x].")
+    rows, mistakes = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for order in ("cyclic", "random"):
             model = lib.Perceptron(order=order, random_state=0).fit(X, y)
-            rows.append(separator_row(f"perceptron ({order})", X, y, model.coef_,
+            mistakes.append(model.n_mistakes_)
+            rows.append(separator_row(lib, f"perceptron ({order})", X, y, model.coef_,
                                       model.intercept_))
     _, w = lib.linear_separability(X, y)
-    rows.append(separator_row("LP vertex", X, y, list(w)[1:], list(w)[0]))
-    rows.append(separator_row("generating line", X, y, THETA_STAR[1:], THETA_STAR[0]))
+    rows.append(separator_row(lib, "LP vertex", X, y, list(w)[1:], list(w)[0]))
+    rows.append(separator_row(lib, "generating line", X, y, THETA_STAR[1:], THETA_STAR[0]))
     svm = lib.SVC(C=float("inf")).fit(X, y)
-    rows.append(separator_row("hard-margin SVM", X, y, svm.coef_, svm.intercept_))
-    for line in format_table(["separator", "b", "w1", "w2", "margin"], rows):
+    rows.append(separator_row(lib, "hard-margin SVM", X, y, svm.coef_, svm.intercept_))
+    for line in format_table(["separator", "b", "w1", "w2", "margin", "R^2/delta^2"], rows):
         show(line)
     show(f"SVM: margin_ = 1/||beta|| = {svm.margin_:.4g}, {len(list(svm.support_))} support "
          f"vectors, {svm.n_iter_} SMO steps, KKT violation {svm.kkt_violation_:.2g}")
+    best = lib.mistake_bound(X, y, fit_intercept=True)
+    show("The largest delta on x~ (the SVM through the origin of R^3, bias included in the")
+    show(f"norm) gives the tightest bound, mistake_bound(X, y, fit_intercept=True) = {best:.4g};")
+    show(f"the perceptrons above made {mistakes[0]} and {mistakes[1]} mistakes.")
 
 
-def separator_row(name, X, y, w, b):
+def separator_row(lib, name, X, y, w, b):
     w = [float(v) for v in w]
     norm = math.sqrt(sum(v * v for v in w))
-    return [name, float(b) / norm, w[0] / norm, w[1] / norm, margin(X, y, w, float(b))]
+    bound = lib.mistake_bound(X, y, [float(b)] + w, fit_intercept=True)
+    return [name, float(b) / norm, w[0] / norm, w[1] / norm, margin(X, y, w, float(b)), bound]
 
 
 def show_support_vectors(lib, show, X, y):
