@@ -283,3 +283,14 @@ def test_max_margin_separator_with_intercept_and_without_separator(lib):
         svm.max_margin_separator(LINE_X, LINE_Y)           # 0 and 1 vs 3 and 4, no bias
     with pytest.raises(ValueError, match="not linearly separable"):
         svm.max_margin_separator(XOR_X, XOR_Y, fit_intercept=True)
+
+
+def test_mistake_bound_without_theta_is_the_max_margin_bound(lib):
+    # Rows x~ = [1, x]: R^2 = ||[1, 4]||^2 = 17; the max-margin theta is [-2, 1] with
+    # min y theta'x~ = 1, so delta^2 = 1/5 and the bound is 85 (exact: KKT solved in rationals).
+    assert close(lib.mistake_bound(LINE_X, LINE_Y, fit_intercept=True), 85.0, 1e-12)
+    perceptron = lib.Perceptron().fit(LINE_X, LINE_Y)
+    own = [perceptron.intercept_] + [float(v) for v in perceptron.coef_]
+    assert lib.mistake_bound(LINE_X, LINE_Y, own, fit_intercept=True) > 85.0
+    with pytest.raises(ValueError, match="no separator"):
+        lib.mistake_bound(LINE_X, LINE_Y)                     # no separator through the origin
