@@ -20,59 +20,11 @@ the derivation is in ``refml.density.histogram_cv_risk``).
 """
 
 import math
-from fractions import Fraction
 
+from ._density_models import beta_bins, beta_sample
 from ._harness import Theorem
 
 SOURCE = "003 Histograms, Cross-validation (HW)"
-
-
-# ----------------------------------------------------------------------------------------
-# Beta(a, b) with integer a, b >= 1: exact probabilities (used by t13 too).
-
-
-def beta_function(a, b):
-    return math.gamma(a) * math.gamma(b) / math.gamma(a + b)
-
-
-def beta_cdf(x, a, b):
-    """I_x(a, b) = sum_{j=a}^{a+b-1} C(a+b-1, j) x^j (1-x)^(a+b-1-j) for integers a, b."""
-    x = min(1.0, max(0.0, x))
-    m = a + b - 1
-    return sum(math.comb(m, j) * x ** j * (1.0 - x) ** (m - j) for j in range(a, m + 1))
-
-
-def beta_pdf(x, a, b):
-    return x ** (a - 1) * (1.0 - x) ** (b - 1) / beta_function(a, b) if 0 <= x <= 1 else 0.0
-
-
-def beta_sample(rng, a, b):
-    """The a-th smallest of a + b - 1 uniforms is Beta(a, b)."""
-    return sorted(rng.random() for _ in range(a + b - 1))[a - 1]
-
-
-def beta_bins(a, b, m):
-    """(p_j, int_{B_j} f^2) for the m equal bins of [0, 1]; f^2 is a multiple of the
-    Beta(2a - 1, 2b - 1) density."""
-    scale = beta_function(2 * a - 1, 2 * b - 1) / beta_function(a, b) ** 2
-    edges = [j / m for j in range(m + 1)]
-    p = [beta_cdf(edges[j + 1], a, b) - beta_cdf(edges[j], a, b) for j in range(m)]
-    f2 = [scale * (beta_cdf(edges[j + 1], 2 * a - 1, 2 * b - 1)
-                   - beta_cdf(edges[j], 2 * a - 1, 2 * b - 1)) for j in range(m)]
-    return p, f2
-
-
-def beta_slope_roughness(a, b):
-    """int_0^1 f'(x)^2 dx exactly (polynomial arithmetic in fractions)."""
-    coefficients = [Fraction(0)] * (a + b - 1)  # x^(a-1) (1-x)^(b-1)
-    for k in range(b):
-        coefficients[a - 1 + k] += Fraction(math.comb(b - 1, k) * (-1) ** k)
-    derivative = [i * c for i, c in enumerate(coefficients)][1:]
-    total = Fraction(0)
-    for i, c in enumerate(derivative):
-        for j, e in enumerate(derivative):
-            total += c * e / (i + j + 1)
-    return float(total) / beta_function(a, b) ** 2
 
 
 # ----------------------------------------------------------------------------------------

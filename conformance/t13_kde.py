@@ -29,39 +29,10 @@ higher dimension" (Silverman's rule).
 
 import math
 
-from . import t12_histogram_cv as beta
+from . import _density_models as beta
+from ._density_models import (gauss_nodes, kde_exact, mixture, pieces, roughness_f2,
+                              sample_mixture)
 from ._harness import Theorem
-
-NODES = (-0.9061798459386640, -0.5384693101056831, 0.0, 0.5384693101056831, 0.9061798459386640)
-WEIGHTS = (0.2369268850561891, 0.4786286704993665, 0.5688888888888889, 0.4786286704993665,
-           0.2369268850561891)
-
-
-def gauss_nodes(breaks):
-    """(x, w): Gauss-Legendre 5-point nodes on each piece [breaks[i], breaks[i+1]]."""
-    xs, ws = [], []
-    for a, b in zip(breaks[:-1], breaks[1:]):
-        for t, w in zip(NODES, WEIGHTS):
-            xs.append(0.5 * (a + b) + 0.5 * (b - a) * t)
-            ws.append(0.5 * (b - a) * w)
-    return xs, ws
-
-
-def pieces(points, reach, step):
-    """Breaks covering [min - reach, max + reach]: the points +- reach (kernel edges) and a
-    grid of width <= step in between."""
-    marks = sorted({p + s for p in points for s in (-reach, reach)})
-    breaks = [marks[0]]
-    for b in marks[1:]:
-        count = max(1, math.ceil((b - breaks[-1]) / step))
-        start = breaks[-1]
-        breaks += [start + (b - start) * k / count for k in range(1, count + 1)]
-    return breaks
-
-
-def normal(x, variance):
-    return math.exp(-0.5 * x * x / variance) / math.sqrt(2 * math.pi * variance)
-
 
 # ----------------------------------------------------------------------------------------
 # Kernels.
@@ -215,42 +186,6 @@ def check_cv_scores(instance):
 
 # ----------------------------------------------------------------------------------------
 # MISE = int b^2 + int v, and E J_hat = E J, by replicates.
-
-
-def mixture(rng):
-    k = 1 + rng.randbelow(3)
-    w = [0.3 + rng.random() for _ in range(k)]
-    return {"w": [v / sum(w) for v in w], "mu": [2 * rng.normal() for _ in range(k)],
-            "s": [math.exp(rng.normal() * 0.5) for _ in range(k)]}
-
-
-def mixture_products(f, extra):
-    """sum_l sum_l' w_l w_l' N(mu_l - mu_l'; 0, extra + s_l^2 + s_l'^2)."""
-    return sum(a * b * normal(m - q, extra + s * s + t * t) for a, m, s in zip(f["w"], f["mu"], f["s"])
-               for b, q, t in zip(f["w"], f["mu"], f["s"]))
-
-
-def kde_exact(f, n, h):
-    """(int b^2, int v, int f^2) of the Gaussian KDE with bandwidth h (closed forms)."""
-    mean_sq, cross, f_sq = (mixture_products(f, e) for e in (2 * h * h, h * h, 0.0))
-    return mean_sq - 2 * cross + f_sq, (1 / (2 * math.sqrt(math.pi) * h) - mean_sq) / n, f_sq
-
-
-def roughness_f2(f):
-    total = 0.0
-    for a, m, s in zip(f["w"], f["mu"], f["s"]):
-        for b, q, t in zip(f["w"], f["mu"], f["s"]):
-            v, x = s * s + t * t, m - q
-            total += a * b * normal(x, v) * (x ** 4 - 6 * x * x * v + 3 * v * v) / v ** 4
-    return total
-
-
-def sample_mixture(rng, f, n):
-    out = []
-    for _ in range(n):
-        l = rng.choice(f["w"])
-        out.append(f["mu"][l] + f["s"][l] * rng.normal())
-    return out
 
 
 def make_mise_instance(rng):

@@ -19,8 +19,10 @@ for any sigma_i; with the printed power (H_ii proportional to sigma_i) it is not
 """
 
 import math
+import numbers
 
 from . import _kernels
+from . import _linalg as linalg
 from . import _validation as validation
 
 # The search of bandwidth="cv": H = s^2 H_silverman (every h_j scaled by s) for
@@ -221,8 +223,6 @@ def explicit_cholesky(bandwidth, d):
 
 
 def _matrix_cholesky(rows, d, bandwidth):
-    from . import _linalg as linalg
-
     message = (f"Invalid parameter bandwidth={bandwidth!r}: a bandwidth matrix must be a "
                f"symmetric positive definite {d} x {d} matrix")
     try:
@@ -242,6 +242,4 @@ def _matrix_cholesky(rows, d, bandwidth):
 
 
 def _is_number(value):
-    import numbers
-
     return isinstance(value, numbers.Real) and not isinstance(value, bool)

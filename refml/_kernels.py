@@ -182,7 +182,8 @@ def cv_sums(data, L, kernel, coefficient):
         row = 0.0
         for y in data:
             q = whitened_squared_distance(x, y, L)
-            row += convolution_value(kernel, q, d) - coefficient * (constant * profile(kernel, q, d))
+            k_value = constant * profile(kernel, q, d)
+            row += convolution_value(kernel, q, d) - coefficient * k_value
         total += row
     return total
 

@@ -310,3 +310,75 @@ def test_kde_cv_risk_rejects_bad_input(lib):
         lib.kde_cv_risk(FOUR, 1.0, method="fast")
     with pytest.raises(ValueError, match="2 samples"):
         lib.kde_cv_risk([1.0], 1.0)
+
+
+# ----------------------------------------------------------------------------------------
+# SPEC section 5 for the two density estimators (the classifiers are in test_bad_input.py).
+
+BAD_FIT = [
+    ("NaN", [[float("nan"), 1.0], [0.0, 1.0]], ValueError, "NaN"),
+    ("infinity", [[float("inf"), 1.0], [0.0, 1.0]], ValueError, "infinity"),
+    ("0 samples", [], ValueError, "0 sample(s)"),
+    ("0 features", [[], []], ValueError, "0 feature(s)"),
+    ("ragged", [[0.0, 1.0], [1.0]], ValueError, "inconsistent"),
+    ("1-D", [0.0, 1.0], ValueError, "Expected 2D"),
+    ("complex", [[complex(1, 1), 0.0], [0.0, 1.0]], (TypeError, ValueError), "omplex"),
+    ("string", [["a", 0.0], [0.0, 1.0]], (TypeError, ValueError), "str"),
+]
+
+
+@pytest.mark.parametrize("name", ["KernelDensity", "Histogram"])
+@pytest.mark.parametrize("row", BAD_FIT, ids=[r[0] for r in BAD_FIT])
+def test_density_estimators_reject_bad_input(lib, name, row):
+    _, X, exception, words = row
+    model = getattr(lib, name)()
+    with pytest.raises(exception, match=__import__("re").escape(words)):
+        model.fit(X)
+    assert not [a for a in vars(model) if a.endswith("_") and not a.startswith("_")]
+
+
+@pytest.mark.parametrize("name", ["KernelDensity", "Histogram"])
+def test_density_estimators_predict_checks_and_pickle(lib, name):
+    import copy
+    import pickle
+
+    import refml
+
+    model = getattr(lib, name)()
+    with pytest.raises(refml.NotFittedError):
+        model.score_samples([[0.0, 0.0]])
+    X = copy.deepcopy(SCALED)
+    model.fit(X)
+    assert X == SCALED
+    for bad, words in (([[0.0, 1.0, 2.0]], "3 features"), ([[float("nan"), 0.0]], "NaN"),
+                       ([0.0, 1.0], "Expected 2D")):
+        with pytest.raises(ValueError, match=words):
+            model.pdf(bad)
+    state = pickle.dumps(model)
+    values = as_list(model.score_samples(SCALED))
+    assert pickle.dumps(model) == state
+    assert as_list(pickle.loads(state).score_samples(SCALED)) == values
+
+
+@pytest.mark.fast
+def test_kernels_as_plain_python_give_the_same_values(monkeypatch):
+    """The Numba kernels' Python bodies (what NUMBA_DISABLE_JIT=1 runs), against refml."""
+    import refml
+    import refml_fast
+    from refml_fast import _kernels
+
+    for name, value in vars(_kernels).items():
+        if hasattr(value, "py_func"):
+            monkeypatch.setattr(_kernels, name, value.py_func)
+    X = [[0.0, 1.0], [0.5, -0.2], [2.0, 2.0], [1.0, 1.0]]
+    for kernel, bandwidth in (("gaussian", [[0.5, 0.1], [0.1, 0.3]]), ("epanechnikov", 0.9),
+                              ("gaussian", "cv")):
+        expected = refml.KernelDensity(kernel=kernel, bandwidth=bandwidth).fit(X)
+        found = refml_fast.KernelDensity(kernel=kernel, bandwidth=bandwidth).fit(X)
+        assert as_list(found.score_samples(X + [[9.0, 9.0]])) == \
+            expected.score_samples(X + [[9.0, 9.0]])
+        assert as_list(found.pdf(X)) == expected.pdf(X)
+    x = [row[0] for row in X]
+    for method in ("formula", "definition", "lecture"):
+        assert refml_fast.kde_cv_risk(x, 0.4, "epanechnikov", method) == \
+            refml.kde_cv_risk(x, 0.4, "epanechnikov", method)

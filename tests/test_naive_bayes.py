@@ -185,3 +185,23 @@ def test_bad_hyper_parameters_name_the_parameter(lib):
         with pytest.raises(ValueError, match=word):
             model.fit(X_SINGLE, Y_SINGLE)
         assert not [a for a in vars(model) if a.endswith("_")]
+
+
+@pytest.mark.fast
+def test_kernels_as_plain_python_give_the_same_predictions(monkeypatch):
+    """The Numba kernels' Python bodies (what NUMBA_DISABLE_JIT=1 runs), against refml."""
+    import refml
+    import refml_fast
+    from refml_fast import _kernels, naive_bayes
+
+    for module in (_kernels, naive_bayes):
+        for name, value in vars(module).items():
+            if hasattr(value, "py_func"):
+                monkeypatch.setattr(module, name, value.py_func)
+    queries = X_SINGLE + [[2.0, 2.0], [30.0, 0.0]]
+    for name, params in ALL + [("KernelDensityClassifier", {"kernel": "epanechnikov",
+                                                             "bandwidth": 0.3})]:
+        expected = getattr(refml, name)(**params).fit(X_SINGLE, Y_SINGLE)
+        found = getattr(refml_fast, name)(**params).fit(X_SINGLE, Y_SINGLE)
+        assert as_list(found.predict(queries)) == expected.predict(queries), (name, params)
+        assert as_list(found.predict_proba(queries)) == expected.predict_proba(queries)
