@@ -43,6 +43,11 @@ class Histogram(FastMixin, reference.Histogram):
 class KernelDensity(FastMixin, FastKernelSums, reference.KernelDensity):
     __doc__ = reference.KernelDensity.__doc__
 
+    def _fit(self, X):
+        # keep a copy: a C-contiguous float64 X arrives here without one (refml's X is a
+        # fresh list already), and the model must not change when the caller's array does
+        super()._fit(X.copy())
+
 
 def kde_cv_risk(x, bandwidth, kernel="gaussian", method="formula"):
     return reference._kde_cv_risk(x, bandwidth, kernel, method, KernelDensity())
