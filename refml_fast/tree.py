@@ -42,10 +42,7 @@ class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
         if not kept.all():
             X, codes, weights = X[kept], codes[kept], weights[kept]
         n_rows = X.shape[0]
-        XT = np.ascontiguousarray(X.T)
-        sorted_rows = np.argsort(XT, axis=1)  # quicksort; ties put in index order below
-        sorted_values = np.empty_like(XT)
-        kernels.presort(XT, sorted_rows, sorted_values)
+        sorted_rows, sorted_values = self._sorted_features(X)
         capacity = 2 * n_rows - 1
         if settings["max_depth"] is not None and settings["max_depth"] < 40:
             capacity = min(capacity, 2 ** (settings["max_depth"] + 1) - 1)
@@ -63,6 +60,17 @@ class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
         store_state(rng, state)
         return self._tree_from_arrays(nodes[:node_count], thresholds[:node_count],
                                       values[:node_count], settings["criterion"])
+
+    def _sorted_features(self, X):
+        """(sorted_rows, sorted_values): each column's row ids and values ordered by (value,
+        index), fresh arrays (growing partitions them in place).  An ensemble may shadow
+        this per member with the same arrays taken from one presort of the whole training
+        set (refml_fast.ensemble)."""
+        XT = np.ascontiguousarray(X.T)
+        sorted_rows = np.argsort(XT, axis=1)  # quicksort; ties put in index order below
+        sorted_values = np.empty_like(XT)
+        kernels.presort(XT, sorted_rows, sorted_values)
+        return sorted_rows, sorted_values
 
     def _tree_from_arrays(self, nodes, thresholds, values, criterion):
         tree = Tree(self.n_classes_)
