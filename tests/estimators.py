@@ -32,7 +32,7 @@ REGISTRY = {
     "BaggingClassifier": (lambda lib: lib.BaggingClassifier(random_state=0), False),
     "RandomForestClassifier": (
         lambda lib: lib.RandomForestClassifier(n_estimators=5, random_state=0), False),
-    "AdaBoostClassifier": (lambda lib: lib.AdaBoostClassifier(n_estimators=5), True),
+    "AdaBoostClassifier": (lambda lib: lib.AdaBoostClassifier(n_estimators=5), False),
 }
 
 
