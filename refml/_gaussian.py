@@ -92,7 +92,7 @@ def monte_carlo_bayes_risk(distribution, n_samples, random_state, confidence):
     total = 0.0
     for probabilities in distribution._posterior_rows(X):
         total += 1.0 - max(probabilities)
-    return total / n_samples, hoeffding_bound(n_samples, confidence)
+    return float(total / n_samples), hoeffding_bound(n_samples, confidence)
 
 
 # ----------------------------------------------------------------------------------------

@@ -199,7 +199,7 @@ def _monte_carlo_risk(classifier, distribution, n_samples, random_state, confide
     for prediction, probabilities in zip(predictions, distribution._posterior_rows(X)):
         k = code.get(prediction)
         total += 1.0 if k is None else 1.0 - probabilities[k]
-    return total / n_samples, _gaussian.hoeffding_bound(n_samples, confidence)
+    return float(total / n_samples), _gaussian.hoeffding_bound(n_samples, confidence)
 
 
 def _weights(classifier):
