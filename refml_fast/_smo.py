@@ -16,6 +16,7 @@ pairs, stop at the same step and return the same alphas:
 """
 
 import math
+import mmap
 
 import numpy as np
 
@@ -29,9 +30,21 @@ BACKOFF = 64                   # steps of full scans after a partition that did 
 CACHE_BYTES = 256 * 2 ** 20
 
 
-def cache_slots(n):
-    """How many rows of K the cache holds: all of them when n rows fit in CACHE_BYTES."""
-    return max(2, min(n, CACHE_BYTES // (8 * n)))
+def row_cache(n):
+    """The cache of rows of K: an uninitialised (slots, n) float64 array holding all n rows
+    when they fit in CACHE_BYTES (else as many as fit, at least 2).  Large caches are mapped
+    on transparent huge pages where the system allows it: rows are written once each, and
+    first writes to fresh 4 KB pages cost a page fault each."""
+    slots = max(2, min(n, CACHE_BYTES // (8 * n)))
+    size = slots * n * 8
+    if size >= 4 * 2 ** 20 and hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            buffer = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            buffer.madvise(mmap.MADV_HUGEPAGE)
+            return np.frombuffer(buffer, dtype=np.float64).reshape(slots, n)
+        except (OSError, ValueError):
+            pass
+    return np.empty((slots, n))
 
 
 @kernel
@@ -189,8 +202,9 @@ def partition(v, up, low, r, m, M, slack, active, bounds):
 
 
 @kernel
-def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, n_slots, alpha):
-    """SMO from alpha = 0; fills alpha, returns (n_iter, status code).
+def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache):
+    """SMO from alpha = 0 with the row cache ``cache`` (``row_cache``); fills alpha, returns
+    (n_iter, status code).
 
     The kernel keeps v_t = -y_t G_t instead of G: since y_t = +-1 and rounding is symmetric,
     v_t - s (K_it - K_jt) rounds to exactly -y_t times refml's G_t + y_t s (K_it - K_jt), so
@@ -210,18 +224,11 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, n_slots, alpha):
     steps, the scans stay full for BACKOFF steps, doubling each time, up to min(n, 1000)).
     """
     n, d = X.shape
-    diagonal = np.empty(n)
-    r = np.empty(n)
-    for t in range(n):
-        diagonal[t] = kernel_pair(X[t], X[t], code, gamma, degree, coef0)
-        r[t] = np.sqrt(max(diagonal[t], 0.0))
+    diagonal, r = diagonal_and_norms(X, code, gamma, degree, coef0)
     bounded = code != 2 or coef0 >= 0.0
-    unit = 2.0 ** -53
-    eta = 16.0 * (d + degree + 8) * unit
-    period = min(n, 1000)
-    cache = np.empty((n_slots, n))
+    eta = 16.0 * (d + degree + 8) * 2.0 ** -53
     slot_of = np.full(n, -1, dtype=np.int64)
-    owner = np.full(n_slots, -1, dtype=np.int64)
+    owner = np.full(cache.shape[0], -1, dtype=np.int64)
     clock = np.zeros(1, dtype=np.int64)
     v = np.empty(n)
     up = np.empty(n, dtype=np.bool_)
@@ -229,81 +236,101 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, n_slots, alpha):
     active = np.arange(n)
     bounds = np.empty(5)
     shift = np.zeros(d)                  # linear kernel: D = sum of s (x_i - x_j) since the scan
+    # [active count, step of the last partition, step of the next one, back-off, period]
+    schedule = np.array([n, 0, BACKOFF, BACKOFF, min(n, 1000)])
     for t in range(n):
         alpha[t] = 0.0
         v[t] = -y[t] * -1.0                           # G = -1 at alpha = 0
         set_flags(t, alpha, y, C, up, low)
     i, m, M = violation_scan(v, up, low)
-    n_active = n
-    last_scan = 0
-    next_partition = BACKOFF
-    backoff = BACKOFF
     n_iter = 0
     while True:
         if m - M <= tol:
             return n_iter, 0
         if n_iter == max_iter:
             return n_iter, 1
-        if bounded and n_iter >= next_partition:
-            n_active = partition(v, up, low, r, m, M, PARTITION_SLACK, active, bounds)
-            shift[:] = 0.0
-            last_scan = n_iter
-            next_partition = n_iter + period
+        if bounded and n_iter >= schedule[2]:
+            repartition(n_iter, v, up, low, r, m, M, active, bounds, shift, schedule)
         row_i = cache[fetch_row(i, -1, X, XT, code, gamma, degree, coef0, cache, slot_of,
                                 owner, clock)]
-        j = active_second_index(i, m, row_i, diagonal, v, low, active, n_active)
+        j = active_second_index(i, m, row_i, diagonal, v, low, active, schedule[0])
         row_j = cache[fetch_row(j, i, X, XT, code, gamma, degree, coef0, cache, slot_of,
                                 owner, clock)]
-        b = m - v[j]
-        a = diagonal[i] + diagonal[j] - 2.0 * row_i[j]
-        room_i = C - alpha[i] if y[i] > 0 else alpha[i]
-        room_j = alpha[j] if y[j] > 0 else C - alpha[j]
-        step = b / a if a > 0.0 else np.inf
-        step = min(step, room_i, room_j)
+        step, a = pair_step(i, j, m, v, row_i, diagonal, alpha, y, C)
         if step == np.inf:
             return n_iter, 2
-        if step == room_i:
-            alpha[i] = C if y[i] > 0 else 0.0
-        else:
-            alpha[i] = alpha[i] + y[i] * step
-        if step == room_j:
-            alpha[j] = 0.0 if y[j] > 0 else C
-        else:
-            alpha[j] = alpha[j] - y[j] * step
         set_flags(i, alpha, y, C, up, low)
         set_flags(j, alpha, y, C, up, low)
         for t in range(n):                            # refml: G_t += y_t s (K_it - K_jt)
             v[t] = v[t] - step * (row_i[t] - row_j[t])
         n_iter += 1
-        if n_active == n:
+        if schedule[0] == n:
             i, m, M = violation_scan(v, up, low)
             continue
-        drift = move_bounds(code, X, i, j, step, a, row_i[j], diagonal, r, eta, unit,
-                            shift, bounds)
-        i, m, M = active_scan(active, n_active, v, up, low)
+        drift = move_bounds(code, X, i, j, step, a, row_i[j], diagonal, r, eta, shift, bounds)
+        i, m, M = active_scan(active, schedule[0], v, up, low)
         upper = bounds[0] + drift * bounds[1]         # every v_t out on the I_up side <= this
         lower = bounds[2] - drift * bounds[3]         # every v_t out on the I_low side >= this
-        proved = (upper < m) and (bounds[2] == np.inf or (
-            M < np.inf and lower > m and lower > M))
-        if not proved:
+        if not ((upper < m) and (bounds[2] == np.inf or (
+                M < np.inf and lower > m and lower > M))):
             i, m, M = violation_scan(v, up, low)
-            if n_iter - last_scan < 16:
+            if n_iter - schedule[1] < 16:
                 # Steps too large for the bounds to last: scan everything for a while.
-                n_active = n
+                schedule[0] = n
                 for t in range(n):
                     active[t] = t
-                next_partition = n_iter + backoff
-                backoff = min(2 * backoff, period)
+                schedule[2] = n_iter + schedule[3]
+                schedule[3] = min(2 * schedule[3], schedule[4])
             else:
-                n_active = partition(v, up, low, r, m, M, PARTITION_SLACK, active, bounds)
-                shift[:] = 0.0
-                last_scan = n_iter
-                next_partition = n_iter + period
-                backoff = BACKOFF
+                repartition(n_iter, v, up, low, r, m, M, active, bounds, shift, schedule)
+                schedule[3] = BACKOFF
 
 
 @kernel
-def move_bounds(code, X, i, j, step, a, k_ij, diagonal, r, eta, unit, shift, bounds):
+def diagonal_and_norms(X, code, gamma, degree, coef0):
+    """K_tt and r_t = sqrt(K_tt) = ||phi(x_t)|| for every t."""
+    n = X.shape[0]
+    diagonal = np.empty(n)
+    r = np.empty(n)
+    for t in range(n):
+        diagonal[t] = kernel_pair(X[t], X[t], code, gamma, degree, coef0)
+        r[t] = np.sqrt(max(diagonal[t], 0.0))
+    return diagonal, r
+
+
+@kernel
+def pair_step(i, j, m, v, row_i, diagonal, alpha, y, C):
+    """(s, a_ij): refml's ``pair_step`` and its update of alpha_i, alpha_j (s = inf: none)."""
+    b = m - v[j]
+    a = diagonal[i] + diagonal[j] - 2.0 * row_i[j]
+    room_i = C - alpha[i] if y[i] > 0 else alpha[i]
+    room_j = alpha[j] if y[j] > 0 else C - alpha[j]
+    step = b / a if a > 0.0 else np.inf
+    step = min(step, room_i, room_j)
+    if step == np.inf:
+        return step, a
+    if step == room_i:
+        alpha[i] = C if y[i] > 0 else 0.0
+    else:
+        alpha[i] = alpha[i] + y[i] * step
+    if step == room_j:
+        alpha[j] = 0.0 if y[j] > 0 else C
+    else:
+        alpha[j] = alpha[j] - y[j] * step
+    return step, a
+
+
+@kernel
+def repartition(n_iter, v, up, low, r, m, M, active, bounds, shift, schedule):
+    """A new active list after an exact scan; the bounds start again from the current v."""
+    schedule[0] = partition(v, up, low, r, m, M, PARTITION_SLACK, active, bounds)
+    shift[:] = 0.0
+    schedule[1] = n_iter
+    schedule[2] = n_iter + schedule[4]
+
+
+@kernel
+def move_bounds(code, X, i, j, step, a, k_ij, diagonal, r, eta, shift, bounds):
     """Advance the bounds of the points out of the active list by one step; returns the
     factor ``drift`` such that |v_t - w_t| <= drift r_t, where [U, L] = bounds[0], bounds[2]
     bound the w_t (the v_t of the last scan, moved by rounding only) from either side.

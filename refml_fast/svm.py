@@ -29,8 +29,8 @@ class SVC(FastMixin, reference.SVC):
         alpha = np.empty(n)
         n_iter, status = _smo.smo(
             X, np.ascontiguousarray(X.T), y, _smo.KERNEL_CODES[self.kernel], self.gamma_,
-            self.degree, float(self.coef0), C, float(self.tol), self.max_iter,
-            _smo.cache_slots(n), alpha)
+            self.degree, float(self.coef0), C, float(self.tol), self.max_iter, alpha,
+            _smo.row_cache(n))
         return alpha.tolist(), int(n_iter), _smo.STATUS[int(status)]
 
     @staticmethod

@@ -300,3 +300,21 @@ def test_mistake_bound_without_theta_is_the_max_margin_bound(lib):
     assert own == [-1.0, 2.0]
     assert close(lib.mistake_bound(X, y, own, fit_intercept=True), 25.0, 1e-12)
     assert close(lib.mistake_bound(X, y, fit_intercept=True), 10.0, 1e-12)
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("slots", [2, 3, 7])
+def test_fast_row_cache_evictions_change_nothing(monkeypatch, slots):
+    import refml
+    import refml_fast
+    from refml_fast import _smo
+
+    X, y = random_problem(21, n=60, d=3)
+    monkeypatch.setattr(_smo, "CACHE_BYTES", 8 * 60 * slots)      # room for `slots` rows
+    assert _smo.row_cache(60).shape == (slots, 60)
+    for kernel in ("linear", "rbf"):
+        reference = refml.SVC(C=5.0, kernel=kernel, tol=1e-5).fit(X, y)
+        fast = refml_fast.SVC(C=5.0, kernel=kernel, tol=1e-5).fit(X, y)
+        assert fast.support_.tolist() == reference.support_
+        assert fast.dual_coef_.tolist() == reference.dual_coef_
+        assert (fast.intercept_, fast.n_iter_) == (reference.intercept_, reference.n_iter_)
