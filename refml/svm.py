@@ -38,8 +38,15 @@ C = inf):
                              beta is computed as sum alpha_i y_i x_i, dL/dxi_i = 0 with
                              mu_i = C - alpha_i >= 0)
 
-The lecture prints complementary slackness as alpha_i[y_i(beta'x_i + beta_0) 1] = 0; the
-minus sign before the 1 is lost in extraction.  At convergence each measure is at most ``tol``
+Departures from the print.  The lecture prints complementary slackness as
+alpha_i[y_i(beta'x_i + beta_0) 1] = 0; the minus sign before the 1 is lost in extraction.
+The slides write the convex reformulation first as min ||beta||^2 and then as
+min 1/2 ||beta||^2: same minimiser, but the printed dual (with its 1/2) is the dual of the
+1/2 form (the other would carry 1/4), so P and D here use 1/2 ||beta||^2; checked
+numerically by weak duality near the solution and P = D at it (conformance/t10_svm.py).
+The soft-margin KKT conditions are not printed ("Homework: derive the dual"); derived from
+L = 1/2||beta||^2 + C sum xi - sum alpha_i (y_i f(x_i) - 1 + xi_i) - sum mu_i xi_i, they add
+C - alpha_i - mu_i = 0, mu_i >= 0 (hence alpha_i <= C) and mu_i xi_i = 0 to the four above.  At convergence each measure is at most ``tol``
 (up to rounding), and the duality gap obeys |P - D| <= tol (sum over i of alpha_i if g_i >= 1,
 else C - alpha_i): see conformance/t10_svm.py.
 
