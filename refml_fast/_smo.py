@@ -237,7 +237,9 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache):
     bounds = np.empty(5)
     shift = np.zeros(d)                  # linear kernel: D = sum of s (x_i - x_j) since the scan
     # [active count, step of the last partition, step of the next one, back-off, period]
-    schedule = np.array([n, 0, BACKOFF, BACKOFF, min(n, 1000)])
+    schedule = np.empty(5, dtype=np.int64)
+    schedule[0], schedule[1], schedule[2], schedule[3] = n, 0, BACKOFF, BACKOFF
+    schedule[4] = min(n, 1000)
     for t in range(n):
         alpha[t] = 0.0
         v[t] = -y[t] * -1.0                           # G = -1 at alpha = 0
@@ -324,7 +326,8 @@ def pair_step(i, j, m, v, row_i, diagonal, alpha, y, C):
 def repartition(n_iter, v, up, low, r, m, M, active, bounds, shift, schedule):
     """A new active list after an exact scan; the bounds start again from the current v."""
     schedule[0] = partition(v, up, low, r, m, M, PARTITION_SLACK, active, bounds)
-    shift[:] = 0.0
+    for k in range(shift.shape[0]):
+        shift[k] = 0.0
     schedule[1] = n_iter
     schedule[2] = n_iter + schedule[4]
 
