@@ -135,6 +135,12 @@ class SVC(Classifier):
         y = self.signs_from_codes(codes)
         C = float(self.C)
         self.gamma_ = self._gamma_value(X)
+        if self.kernel != "linear" and not 0.0 < self.gamma_ < math.inf:
+            raise ValueError(f"gamma={self.gamma!r} gives {self.gamma_!r}: Var(X) is not a finite "
+                             "positive number (entries near 1e300 overflow); rescale X")
+        if not all(math.isfinite(value) for value in self._kernel_diagonal(X)):
+            raise ValueError("kernel values overflow float64: some K(x_i, x_i) is infinite "
+                             "(entries near 1e154 or larger); rescale X")
         alpha, n_iter, status = self._solve_dual(X, y, C)
         support = [i for i in range(len(y)) if alpha[i] > 0.0]
         self.support_ = self._as_indices(support)
@@ -144,6 +150,9 @@ class SVC(Classifier):
             self.coef_ = self._primal_coef()                # beta = sum_i alpha_i y_i x_i
         scores = self._raw_scores(X)                          # f0(x_i) = f(x_i) - beta_0
         self.intercept_ = intercept(alpha, y, scores, C)
+        if not all(math.isfinite(value) for value in scores) or not math.isfinite(self.intercept_):
+            raise ValueError("kernel values overflow float64 (some |K(x, z)| above ~1.8e308): "
+                             "rescale X")
         margins = [y[i] * (scores[i] + self.intercept_) for i in range(len(y))]
         beta_norm2 = 0.0                                      # ||beta||^2 = sum alpha_i y_i f0(x_i)
         for i in support:
@@ -173,6 +182,10 @@ class SVC(Classifier):
                 squares += (value - mean) * (value - mean)
         variance = squares / (n * d)
         return 1.0 / (d * variance) if variance > 0.0 else 1.0
+
+    def _kernel_diagonal(self, X):
+        return [_smo.kernel_value(self.kernel, x, x, self.gamma_, self.degree,
+                                  float(self.coef0)) for x in X]
 
     def _solve_dual(self, X, y, C):
         """(alpha, n_iter, status) from SMO; the hot loop refml_fast replaces."""

@@ -23,6 +23,10 @@ class SVC(FastMixin, reference.SVC):
             return float(self.gamma)
         return float(_smo.scale_gamma(X))
 
+    def _kernel_diagonal(self, X):
+        return _smo.diagonal_and_norms(X, _smo.KERNEL_CODES[self.kernel], self.gamma_,
+                                       self.degree, float(self.coef0))[0]
+
     def _solve_dual(self, X, y, C):
         y = np.asarray(y, dtype=np.float64)
         n = X.shape[0]

@@ -319,3 +319,16 @@ def test_fast_row_cache_evictions_change_nothing(monkeypatch, slots):
         assert fast.support_.tolist() == reference.support_
         assert fast.dual_coef_.tolist() == reference.dual_coef_
         assert (fast.intercept_, fast.n_iter_) == (reference.intercept_, reference.n_iter_)
+
+
+def test_overflowing_kernels_raise_a_clear_error(lib):
+    # x'x overflows for entries near 1e300 (and Var(X) too, which gamma="scale" needs).
+    X, y = [[1e300, 0.0], [-1e300, 1.0], [2e300, 0.0], [-3e300, 1.0]], [1, 0, 1, 0]
+    for kernel in ("linear", "rbf", "poly"):
+        model = lib.SVC(kernel=kernel)
+        with pytest.raises(ValueError, match="overflow"):
+            model.fit(X, y)
+        assert not hasattr(model, "support_")
+    # The rbf kernel itself stays in [0, 1]: with a given gamma it works.
+    model = fit_quietly(lib.SVC(kernel="rbf", gamma=1.0), X, y)
+    assert as_list(model.predict(X)) == y
