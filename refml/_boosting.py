@@ -100,6 +100,16 @@ class AdaBoostClassifier(Committee):
         check_random_state(self.random_state)
 
     # --- fitting ----------------------------------------------------------------------------
+    def fit(self, X, y, sample_weight=None):
+        """Boost on X, y, starting from ``sample_weight`` (None: uniform); warns if the first
+        weak learner is no better than chance (the ensemble is then empty)."""
+        super().fit(X, y, sample_weight)
+        if len(self.estimators_) == 0:
+            warnings.warn("AdaBoostClassifier: the first weak learner has weighted error "
+                          ">= 1 - 1/K (no better than chance); the ensemble is empty and "
+                          "predicts classes_[0]", UserWarning, stacklevel=2)
+        return self
+
     def _fit(self, X, codes, weights):
         self.n_classes_ = len(self.classes_)
         template = self._template(X)
@@ -113,7 +123,6 @@ class AdaBoostClassifier(Committee):
             err = self._weighted_error(w, missed)
             alpha, factor = self._learner_weight(err, alphas)
             if alpha is None:  # no better than chance: discard f_m and stop
-                self._warn_if_empty(members, err)
                 break
             members.append(member)
             alphas.append(alpha)
@@ -134,12 +143,6 @@ class AdaBoostClassifier(Committee):
         if factor == math.inf:  # err_m = 0: a finite weight above all earlier ones together
             return 1.0 + sum(earlier_alphas), math.inf
         return math.log((1.0 - err) / err) + math.log(n_classes - 1), factor
-
-    def _warn_if_empty(self, members, err):
-        if not members:
-            warnings.warn(f"AdaBoostClassifier: the first weak learner has weighted error "
-                          f"{err!r} >= 1 - 1/K (no better than chance); the ensemble is "
-                          "empty and predicts classes_[0]", UserWarning, stacklevel=4)
 
     @staticmethod
     def _mean_one(weights):
