@@ -236,3 +236,25 @@ def solve_dropping_dependent(A, b, tolerance):
         for j, value in zip(kept, restricted):
             x[j] = value
     return x, kept
+
+
+# ----------------------------------------------------------------------------------------
+# Added for the SVM (refml/svm.py, exact max-margin separator).
+
+
+def solve_exact(A, b):
+    """x with A x = b for matrices of fractions.Fraction (Gauss-Jordan, first nonzero pivot);
+    None if A is singular.  Exact: used by refml/svm.py to certify a KKT point."""
+    size = len(A)
+    rows = [list(A[r]) + [b[r]] for r in range(size)]
+    for column in range(size):
+        pivot = next((r for r in range(column, size) if rows[r][column] != 0), None)
+        if pivot is None:
+            return None
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        rows[column] = [value / rows[column][column] for value in rows[column]]
+        for r in range(size):
+            if r != column and rows[r][column] != 0:
+                factor = rows[r][column]
+                rows[r] = [a - factor * c for a, c in zip(rows[r], rows[column])]
+    return [row[size] for row in rows]

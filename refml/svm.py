@@ -60,6 +60,7 @@ the question exactly beforehand.  Predictions: f(x) >= 0 -> classes_[1] (sign(0)
 
 import math
 
+from . import _linalg as linalg
 from . import _smo
 from . import _validation as validation
 from .base import Classifier, warn_not_converged
@@ -138,7 +139,7 @@ class SVC(Classifier):
         if self.kernel != "linear" and not 0.0 < self.gamma_ < math.inf:
             raise ValueError(f"gamma={self.gamma!r} gives {self.gamma_!r}: Var(X) is not a finite "
                              "positive number (entries near 1e300 overflow); rescale X")
-        if not all(math.isfinite(value) for value in self._kernel_diagonal(X)):
+        if not all(map(math.isfinite, self._kernel_diagonal(X))):
             raise ValueError("kernel values overflow float64: some K(x_i, x_i) is infinite "
                              "(entries near 1e154 or larger); rescale X")
         alpha, n_iter, status = self._solve_dual(X, y, C)
@@ -148,9 +149,9 @@ class SVC(Classifier):
         self.dual_coef_ = self._as_output([alpha[i] * y[i] for i in support])
         if self.kernel == "linear":
             self.coef_ = self._primal_coef()                # beta = sum_i alpha_i y_i x_i
-        scores = self._raw_scores(X)                          # f0(x_i) = f(x_i) - beta_0
+        scores = self._training_scores(X)                     # f0(x_i) = f(x_i) - beta_0
         self.intercept_ = intercept(alpha, y, scores, C)
-        if not all(math.isfinite(value) for value in scores) or not math.isfinite(self.intercept_):
+        if not all(map(math.isfinite, scores)) or not math.isfinite(self.intercept_):
             raise ValueError("kernel values overflow float64 (some |K(x, z)| above ~1.8e308): "
                              "rescale X")
         margins = [y[i] * (scores[i] + self.intercept_) for i in range(len(y))]
@@ -221,6 +222,10 @@ class SVC(Classifier):
                 beta[j] += coefficient * x[j]
         return beta
 
+    def _training_scores(self, X):
+        """f(x_i) - beta_0 on the training rows, as a list (the loops of ``_fit`` read it)."""
+        return self._raw_scores(X)
+
     def _raw_scores(self, X):
         """f(x) - beta_0: beta'x (linear), sum_s alpha_s y_s K(x_s, x) (other kernels)."""
         if self.kernel == "linear":
@@ -275,18 +280,19 @@ def intercept(alpha, y, scores, C):
 
 def kkt_violations(alpha, y, margins, C):
     """The four KKT conditions of lecture 003 measured at (alpha, beta, beta_0, xi)."""
-    primal = dual = slackness = 0.0
-    balance = 0.0
+    primal = dual = slackness = balance = 0.0
     for i in range(len(y)):
-        g = margins[i]
-        xi = max(0.0, 1.0 - g) if C < math.inf else 0.0
-        primal = max(primal, 1.0 - xi - g)
-        dual = max(dual, -alpha[i], alpha[i] - C)
-        if alpha[i] > 0.0:
-            slackness = max(slackness, abs(g - 1.0 + xi))
-        if alpha[i] < C:
-            slackness = max(slackness, xi)
-        balance += alpha[i] * y[i]
+        g, a = margins[i], alpha[i]
+        xi = 1.0 - g if (C < math.inf and g < 1.0) else 0.0   # xi_i = (1 - g_i)_+, 0 if C = inf
+        if 1.0 - xi - g > primal:
+            primal = 1.0 - xi - g
+        if -a > dual or a - C > dual:
+            dual = max(-a, a - C)
+        if a > 0.0 and abs(g - 1.0 + xi) > slackness:
+            slackness = abs(g - 1.0 + xi)
+        if a < C and xi > slackness:
+            slackness = xi
+        balance += a * y[i]
     return {"primal feasibility": primal, "dual feasibility": dual,
             "complementary slackness": slackness, "stationarity": abs(balance)}
 
@@ -369,7 +375,7 @@ def exact_max_margin(rows, signs, support):
     z = [[Fraction(s) * Fraction(v) for v in r] for r, s in zip(rows, signs)]
     gram = [[sum((a * b for a, b in zip(z[s], z[t])), Fraction(0)) for t in support]
             for s in support]
-    alpha = fraction_solve(gram, [Fraction(1)] * len(support))
+    alpha = linalg.solve_exact(gram, [Fraction(1)] * len(support))
     if alpha is None or any(a < 0 for a in alpha):
         return None
     theta = [sum((a * z[s][j] for a, s in zip(alpha, support)), Fraction(0))
@@ -377,20 +383,3 @@ def exact_max_margin(rows, signs, support):
     if any(sum((t * v for t, v in zip(theta, zi)), Fraction(0)) < 1 for zi in z):
         return None
     return [float(t) for t in theta]
-
-
-def fraction_solve(A, b):
-    """x with A x = b in rationals (Gauss-Jordan, first nonzero pivot); None if singular."""
-    size = len(A)
-    rows = [list(A[r]) + [b[r]] for r in range(size)]
-    for column in range(size):
-        pivot = next((r for r in range(column, size) if rows[r][column] != 0), None)
-        if pivot is None:
-            return None
-        rows[column], rows[pivot] = rows[pivot], rows[column]
-        rows[column] = [value / rows[column][column] for value in rows[column]]
-        for r in range(size):
-            if r != column and rows[r][column] != 0:
-                factor = rows[r][column]
-                rows[r] = [a - factor * c for a, c in zip(rows[r], rows[column])]
-    return [row[size] for row in rows]
