@@ -55,7 +55,9 @@ meets an unbounded pair (status "unbounded": two points that no hyperplane separ
 equal points with opposite labels) or never satisfies its stopping rule (no hyperplane has
 every y_i f(x_i) >= 1 - tol > 0), and stops after ``max_iter`` steps.  Either way ``fit`` warns
 with a ``ConvergenceWarning`` and sets ``converged_ = False``; ``linear_separability`` answers
-the question exactly beforehand.  Predictions: f(x) >= 0 -> classes_[1] (sign(0) = +1).
+the question exactly beforehand.  Should the multipliers grow until f overflows (C = inf with
+an indefinite kernel, poly with coef0 < 0), or a kernel value overflow (entries near 1e154 and
+beyond), ``fit`` raises ValueError saying which.  Predictions: f(x) >= 0 -> classes_[1] (sign(0) = +1).
 """
 
 import math
@@ -152,8 +154,10 @@ class SVC(Classifier):
         scores = self._training_scores(X)                     # f0(x_i) = f(x_i) - beta_0
         self.intercept_ = intercept(alpha, y, scores, C)
         if not all(map(math.isfinite, scores)) or not math.isfinite(self.intercept_):
-            raise ValueError("kernel values overflow float64 (some |K(x, z)| above ~1.8e308): "
-                             "rescale X")
+            raise ValueError("SMO diverged: the multipliers grew until f(x) overflowed float64 "
+                             "(the dual is unbounded: C=inf on data that no hyperplane of the "
+                             "feature space separates, or an indefinite kernel such as poly "
+                             "with coef0 < 0); use a finite C")
         margins = [y[i] * (scores[i] + self.intercept_) for i in range(len(y))]
         beta_norm2 = 0.0                                      # ||beta||^2 = sum alpha_i y_i f0(x_i)
         for i in support:

@@ -332,3 +332,21 @@ def test_overflowing_kernels_raise_a_clear_error(lib):
     # The rbf kernel itself stays in [0, 1]: with a given gamma it works.
     model = fit_quietly(lib.SVC(kernel="rbf", gamma=1.0), X, y)
     assert as_list(model.predict(X)) == y
+
+
+def test_diverging_dual_with_an_indefinite_kernel_raises_the_same_clear_error(lib):
+    import refml
+
+    # poly with coef0 = -1 is not positive semi-definite: with C = inf the dual is unbounded
+    # and the multipliers grow until f overflows; both packages say so at the same point.
+    rng = random.Random(3)
+    X = [[rng.gauss(0, 1), rng.gauss(0, 1)] for _ in range(16)]
+    y = [i % 2 for i in range(16)]
+    params = {"C": float("inf"), "kernel": "poly", "degree": 3, "coef0": -1.0, "gamma": 0.5,
+              "max_iter": 2000}
+    messages = []
+    for package in (refml, lib):
+        with pytest.raises(ValueError, match="SMO diverged") as info:
+            fit_quietly(package.SVC(**params), X, y)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
