@@ -53,11 +53,13 @@ P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
    floats and the same ties as refml.
 
 One kernel does it all, blocks of 32 queries shared between the cores by ``prange``: each
-tile of 512 training rows, while it sits in cache, meets the block four queries at a time
-(the cross products), and each query's pass over the tile keeps the k smallest upper
-bounds and every row below its running threshold (which only falls).  At the end, the
-exact pass goes over those few rows, re-filtered with the final threshold.  A query with
-more than 1024 such rows (many exact ties, duplicates) is simply checked exhaustively.
+tile of 512 training rows (stored transposed, tile by tile), while it sits in cache, meets
+the block four queries at a time (the cross products); each query first counts the tile's
+rows below its running threshold in a loop that vectorises, and only when there are some
+walks the tile keeping the k smallest upper bounds and every row below the threshold
+(which only falls).  At the end, the exact pass goes over those few rows, re-filtered
+with the final threshold.  A query with more than 1024 such rows (many exact ties,
+duplicates) is simply checked exhaustively.
 """
 
 import numba
@@ -107,7 +109,7 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
             except np.linalg.LinAlgError:
                 self._bound_scale = np.inf  # no approximate pass: every row checked exactly
         T, centred_norms, _ = self._approximate_rows(self._fit_X)
-        self._fit_T = np.ascontiguousarray(T.T)
+        self._fit_tiles = training_tiles(T)
         norms = np.einsum("ij,ij->i", T.astype(np.float64), T.astype(np.float64))
         epsilon, _ = self._bound_constants()
         self._fit_upper = norms + epsilon * centred_norms
@@ -146,7 +148,7 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
             exhaustive = ~(scale <= SCALE_LIMIT)
         metric = MAHALANOBIS if self.metric == "mahalanobis" else EUCLIDEAN
         n_chunks = min(-(-X.shape[0] // BLOCK), 4 * numba.get_num_threads())
-        nearest_kernel(T, self._fit_T, self._fit_upper, self._fit_lower, gap, exhaustive,
+        nearest_kernel(T, self._fit_tiles, self._fit_upper, self._fit_lower, gap, exhaustive,
                        X, self._fit_X, self._precision_array, metric, n_chunks,
                        squared, indices)
         return squared, indices
@@ -168,6 +170,16 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         X = self._validate_predict(X)
         _, indices = self._kneighbors_squared(X)
         return self._vote_counts(indices) / float(self.n_neighbors)  # count / k, as refml
+
+
+def training_tiles(T):
+    """T (n x d) as tiles[b] = T[b TILE:(b + 1) TILE].T, each a contiguous d x TILE block
+    (the last padded with zeros)."""
+    n, d = T.shape
+    n_tiles = -(-n // TILE)
+    padded = np.zeros((n_tiles * TILE, d), dtype=T.dtype)
+    padded[:n] = T
+    return np.ascontiguousarray(padded.reshape(n_tiles, TILE, d).transpose(0, 2, 1))
 
 
 # ----------------------------------------------------------------------------------------
@@ -233,64 +245,67 @@ def insert_sorted(values, ids, count, value, index):
 
 
 @kernel
-def cross_tile(T, ZT, rows, start, width, acc):
-    """acc[g, t] = sum_j T[rows[g], j] ZT[j, start + t] in float32, four terms of j at a
-    time (any order keeps the bound gamma_d sum_j |x_j z_j|)."""
-    a0, a1, a2, a3 = acc[0], acc[1], acc[2], acc[3]
+def cross_tile(T, rows, tile, acc):
+    """acc[g, t] = sum_j T[rows[g], j] tile[j, t] in float32, four terms of j at a time
+    (any order keeps the bound gamma_d sum_j |x_j z_j|).  Indexing rather than slicing
+    inside: a slice costs an atomic reference count."""
+    d, width = tile.shape[0], TILE
     r0, r1, r2, r3 = rows[0], rows[1], rows[2], rows[3]
     for t in range(width):
-        a0[t], a1[t], a2[t], a3[t] = 0.0, 0.0, 0.0, 0.0
-    j = 0
-    while j + 4 <= T.shape[1]:
-        z0, z1 = ZT[j, start:start + width], ZT[j + 1, start:start + width]
-        z2, z3 = ZT[j + 2, start:start + width], ZT[j + 3, start:start + width]
+        acc[0, t], acc[1, t], acc[2, t], acc[3, t] = 0.0, 0.0, 0.0, 0.0
+    for j in range(0, d - 3, 4):
         p0, p1, p2, p3 = T[r0, j], T[r0, j + 1], T[r0, j + 2], T[r0, j + 3]
         q0, q1, q2, q3 = T[r1, j], T[r1, j + 1], T[r1, j + 2], T[r1, j + 3]
         u0, u1, u2, u3 = T[r2, j], T[r2, j + 1], T[r2, j + 2], T[r2, j + 3]
         v0, v1, v2, v3 = T[r3, j], T[r3, j + 1], T[r3, j + 2], T[r3, j + 3]
         for t in range(width):
-            w0, w1, w2, w3 = z0[t], z1[t], z2[t], z3[t]
-            a0[t] += (p0 * w0 + p1 * w1) + (p2 * w2 + p3 * w3)
-            a1[t] += (q0 * w0 + q1 * w1) + (q2 * w2 + q3 * w3)
-            a2[t] += (u0 * w0 + u1 * w1) + (u2 * w2 + u3 * w3)
-            a3[t] += (v0 * w0 + v1 * w1) + (v2 * w2 + v3 * w3)
-        j += 4
-    while j < T.shape[1]:
-        z = ZT[j, start:start + width]
+            w0, w1, w2, w3 = tile[j, t], tile[j + 1, t], tile[j + 2, t], tile[j + 3, t]
+            acc[0, t] += (p0 * w0 + p1 * w1) + (p2 * w2 + p3 * w3)
+            acc[1, t] += (q0 * w0 + q1 * w1) + (q2 * w2 + q3 * w3)
+            acc[2, t] += (u0 * w0 + u1 * w1) + (u2 * w2 + u3 * w3)
+            acc[3, t] += (v0 * w0 + v1 * w1) + (v2 * w2 + v3 * w3)
+    for j in range(d - d % 4, d):
         p0, q0, u0, v0 = T[r0, j], T[r1, j], T[r2, j], T[r3, j]
         for t in range(width):
-            a0[t] += p0 * z[t]
-            a1[t] += q0 * z[t]
-            a2[t] += u0 * z[t]
-            a3[t] += v0 * z[t]
-        j += 1
+            w0 = tile[j, t]
+            acc[0, t] += p0 * w0
+            acc[1, t] += q0 * w0
+            acc[2, t] += u0 * w0
+            acc[3, t] += v0 * w0
 
 
 @kernel
-def screen_tile(cross, start, width, z_upper, z_lower, gap, state, best, best_ids,
+def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, best_ids,
                 candidates, candidate_lower):
-    """One query against one tile: keep the k smallest upper bounds, and every row whose
-    lower bound is below the running threshold.  state = [count, n_candidates, threshold,
-    overflow]; past the buffer's capacity the query is flagged for an exhaustive check."""
-    k, capacity = best.shape[0], candidates.shape[0]
-    count, n_candidates, threshold = int(state[0]), int(state[1]), state[2]
+    """Query b of the block (row g of acc) against one tile: keep the k smallest upper
+    bounds, and every row whose lower bound is below the running threshold.
+    state[b] = [count, n_candidates, threshold, overflow]; past the buffer's capacity the
+    query is flagged for an exhaustive check.  The tile's rows are first counted
+    branch-free (a loop that vectorises): most tiles hold no candidate."""
+    k, capacity, width = best.shape[1], candidates.shape[1], lower_tile.shape[0]
+    count, n_candidates, threshold = int(state[b, 0]), int(state[b, 1]), state[b, 2]
+    hits = 0
     for t in range(width):
-        i = start + t
-        twice_cross = 2.0 * cross[t]
-        lower = z_lower[i] - twice_cross
+        if lower_tile[t] - 2.0 * acc[g, t] <= threshold:
+            hits += 1
+    if hits == 0:
+        return
+    for t in range(width):
+        twice_cross = 2.0 * acc[g, t]
+        lower = lower_tile[t] - twice_cross
         if lower <= threshold:
             if n_candidates == capacity:
-                state[3] = 1.0
-                break
-            candidates[n_candidates] = i
-            candidate_lower[n_candidates] = lower
+                state[b, 3] = 1.0
+                return
+            candidates[b, n_candidates] = start + t
+            candidate_lower[b, n_candidates] = lower
             n_candidates += 1
-            upper = z_upper[i] - twice_cross
-            if count < k or upper < best[k - 1]:
-                count = insert_sorted(best, best_ids, count, upper, i)
+            upper = upper_tile[t] - twice_cross
+            if count < k or upper < best[b, k - 1]:
+                count = insert_sorted(best[b], best_ids[b], count, upper, start + t)
                 if count == k:
-                    threshold = best[k - 1] + gap
-    state[0], state[1], state[2] = count, n_candidates, threshold
+                    threshold = best[b, k - 1] + gap
+    state[b, 0], state[b, 1], state[b, 2] = count, n_candidates, threshold
 
 
 @kernel
@@ -310,19 +325,19 @@ def exact_nearest(x, Z, P, metric, candidates, candidate_lower, n_candidates, th
 
 
 @kernel(parallel=True)
-def nearest_kernel(T, ZT, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, n_chunks,
+def nearest_kernel(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, n_chunks,
                    out_squared, out_indices):
     """The k nearest training rows of every query by (exact Q, training index): the
     blocks of queries split into ``n_chunks`` contiguous chunks, shared between cores."""
     n_blocks = (Xq.shape[0] + BLOCK - 1) // BLOCK
     for chunk in numba.prange(n_chunks):
-        nearest_blocks(T, ZT, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
+        nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
                        chunk * n_blocks // n_chunks, (chunk + 1) * n_blocks // n_chunks,
                        out_squared, out_indices)
 
 
 @kernel
-def nearest_blocks(T, ZT, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
+def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
                    first_block, end_block, out_squared, out_indices):
     """Blocks of BLOCK queries: each training tile is screened against the whole block
     (GROUP queries at a time, while the tile sits in cache), then the exact pass."""
@@ -341,20 +356,21 @@ def nearest_blocks(T, ZT, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
         for b in range(BLOCK):
             state[b, 0], state[b, 1], state[b, 2], state[b, 3] = 0.0, 0.0, np.inf, 0.0
         for start in range(0, n_train, TILE):
-            width = min(TILE, n_train - start)
+            stop = min(n_train, start + TILE)
+            tile = tiles[start // TILE]
+            upper_tile, lower_tile = z_upper[start:stop], z_lower[start:stop]
             for group in range(0, BLOCK, GROUP):
                 if first + group >= n_queries:
                     break
                 for g in range(GROUP):
                     rows[g] = min(first + group + g, n_queries - 1)
-                cross_tile(T, ZT, rows, start, width, acc)
+                cross_tile(T, rows, tile, acc)
                 for g in range(GROUP):
                     b = group + g
                     if (first + b < n_queries and not exhaustive[first + b]
                             and state[b, 3] == 0.0):
-                        screen_tile(acc[g], start, width, z_upper, z_lower, gap[first + b],
-                                    state[b], best[b], best_ids[b], candidates[b],
-                                    candidate_lower[b])
+                        screen_tile(acc, g, start, upper_tile, lower_tile, gap[first + b],
+                                    state, b, best, best_ids, candidates, candidate_lower)
         for b in range(min(BLOCK, n_queries - first)):
             r = first + b
             n_candidates = -1 if exhaustive[r] or state[b, 3] != 0.0 else int(state[b, 1])
