@@ -180,5 +180,5 @@ THEOREMS = [
             source="lecture 004 section 5.3 (proof of Lemma 1)",
             make_instance=random_grid_distribution, check=fitted_nn_slack,
             size=lambda inst: len(inst["classes"]), describe=repr,
-            quick=8, default=40, full=300),
+            quick=12, default=40, full=300),
 ]

@@ -59,7 +59,7 @@ def _check(instance):
     for expected, found in zip(reference, fast):
         differing += sum(1 for a, b in zip(expected, found) if a != b)
         differing += abs(len(expected) - len(found))
-    return -float(differing)
+    return float(-differing)
 
 
 THEOREMS = [
