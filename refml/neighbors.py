@@ -135,7 +135,9 @@ class KNeighborsClassifier(Classifier):
 
     @staticmethod
     def _distances_from_squared(squared):
-        return [[math.sqrt(value) for value in row] for row in squared]
+        """sqrt of each squared distance (a Mahalanobis form that rounding made negative,
+        possible only for a nearly singular Sigma, reports distance 0)."""
+        return [[math.sqrt(max(value, 0.0)) for value in row] for row in squared]
 
     def _winning_codes(self, counts):
         """The class with most votes; among equal votes the first in classes_ order."""

@@ -160,7 +160,7 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
 
     @staticmethod
     def _distances_from_squared(squared):
-        return np.sqrt(squared)
+        return np.sqrt(np.maximum(squared, 0.0))
 
     @staticmethod
     def _winning_codes(counts):
