@@ -46,9 +46,10 @@ min 1/2 ||beta||^2: same minimiser, but the printed dual (with its 1/2) is the d
 numerically by weak duality near the solution and P = D at it (conformance/t10_svm.py).
 The soft-margin KKT conditions are not printed ("Homework: derive the dual"); derived from
 L = 1/2||beta||^2 + C sum xi - sum alpha_i (y_i f(x_i) - 1 + xi_i) - sum mu_i xi_i, they add
-C - alpha_i - mu_i = 0, mu_i >= 0 (hence alpha_i <= C) and mu_i xi_i = 0 to the four above.  At convergence each measure is at most ``tol``
-(up to rounding), and the duality gap obeys |P - D| <= tol (sum over i of alpha_i if g_i >= 1,
-else C - alpha_i): see conformance/t10_svm.py.
+C - alpha_i - mu_i = 0, mu_i >= 0 (hence alpha_i <= C) and mu_i xi_i = 0 to the four above.
+At convergence each measure is at most ``tol`` (up to rounding), and the duality gap obeys
+|P - D| <= tol (sum over i of alpha_i if g_i >= 1, else C - alpha_i): see
+conformance/t10_svm.py.
 
 Non-separable data with C = inf: (P) has no solution and (D) is unbounded.  SMO then either
 meets an unbounded pair (status "unbounded": two points that no hyperplane separates, such as
@@ -57,7 +58,9 @@ every y_i f(x_i) >= 1 - tol > 0), and stops after ``max_iter`` steps.  Either wa
 with a ``ConvergenceWarning`` and sets ``converged_ = False``; ``linear_separability`` answers
 the question exactly beforehand.  Should the multipliers grow until f overflows (C = inf with
 an indefinite kernel, poly with coef0 < 0), or a kernel value overflow (entries near 1e154 and
-beyond), ``fit`` raises ValueError saying which.  Predictions: f(x) >= 0 -> classes_[1] (sign(0) = +1).
+beyond), ``fit`` raises ValueError saying which.
+
+Predictions: f(x) >= 0 -> classes_[1] (sign(0) = +1, as for the perceptron).
 """
 
 import math
@@ -159,7 +162,7 @@ class SVC(Classifier):
                              "feature space separates, or an indefinite kernel such as poly "
                              "with coef0 < 0); use a finite C")
         margins = [y[i] * (scores[i] + self.intercept_) for i in range(len(y))]
-        beta_norm2 = 0.0                                      # ||beta||^2 = sum alpha_i y_i f0(x_i)
+        beta_norm2 = 0.0                              # ||beta||^2 = sum alpha_i y_i f0(x_i)
         for i in support:
             beta_norm2 += alpha[i] * y[i] * scores[i]
         self.margin_ = 1.0 / math.sqrt(beta_norm2) if beta_norm2 > 0.0 else math.inf

@@ -51,7 +51,7 @@ class SVC(FastMixin, reference.SVC):
         return beta
 
     def _training_scores(self, X):
-        return self._raw_scores(X).tolist()            # Python floats: the same values, faster loops
+        return self._raw_scores(X).tolist()       # Python floats: same values, faster loops
 
     def _raw_scores(self, X):
         scores = np.empty(X.shape[0])

@@ -268,7 +268,8 @@ def test_max_margin_separator_beats_every_direction_in_the_plane(lib):
 
     def delta(direction):
         norm = math.hypot(*direction)
-        return min(s * (direction[0] * x[0] + direction[1] * x[1]) for s, x in zip(signs, X)) / norm
+        closest = min(s * (direction[0] * x[0] + direction[1] * x[1]) for s, x in zip(signs, X))
+        return closest / norm
 
     best = max(delta((math.cos(k * math.pi / 18000), math.sin(k * math.pi / 18000)))
                for k in range(36000))
