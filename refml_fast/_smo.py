@@ -9,7 +9,12 @@ pairs, stop at the same step and return the same alphas:
   exp(-gamma * s), poly is (gamma * s + coef0) multiplied ``degree`` times from 1.0.
 - The gradient is kept as v_t = -y_t G_t (bit for bit refml's, see ``smo``); the choices
   of i, M and j make the same comparisons in the same index order as refml (ties to the
-  lowest index), in loops written without unpredictable branches.
+  lowest index).
+- Speed without a change of result (refml's SMO has no shrinking): every v_t is updated at
+  every step, but i, M and j are searched among an *active* list, while rigorous bounds
+  (Cauchy-Schwarz in feature space, rounding included) prove that the other points cannot be
+  chosen; when the proof fails, a full scan decides (see ``smo``).  Late in a fit most
+  points are far from the margin and the scans shrink to a few hundred points.
 - Rows of K are computed on first use and kept in a cache of at most ``CACHE_BYTES`` (rows
   beyond it are recomputed after first-in first-out eviction; values never change, so the
   cache cannot change a result).
