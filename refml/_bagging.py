@@ -21,9 +21,9 @@ in parallel (refml_fast fits them on threads) with identical results, and the fi
 members of a B-member ensemble are exactly the b-member ensemble with the same seed.
 """
 
+from . import _validation as validation
 from ._committee import Committee, SingleClassVoter, accepts_sample_weight, argmax
 from ._random import Generator, check_random_state
-from . import _validation as validation
 
 
 class BaggingClassifier(Committee):

@@ -13,6 +13,9 @@ Schapire's (1/2) log((1 - err)/err), the output sign and the normalised weights 
 same as theirs (a miss gains the factor (1 - err)/err relative to a hit in both), so their
 bound  training error <= prod_m 2 sqrt(err_m (1 - err_m))  holds while every err_m < 1/2.
 
+(The print names the weights omega_1, ..., omega_n in the fitting step and w_i everywhere
+else: the same weights.)
+
 Where the code goes beyond the print (each documented in the class docstring):
 - weights renormalised to mean 1 after every round (the print never renormalises);
 - the policies for err_m = 0 and err_m >= 1/2, which the print leaves undefined;
