@@ -55,8 +55,8 @@ class BaggingClassifier(Committee):
     sample weight, 1 by default).  For the trees of this package a row of integer weight c
     is exactly c repeated rows, so this is the lecture's fit on Z^(*b); it also keeps every
     class in each member's ``classes_``.  A base estimator whose ``fit`` takes no
-    ``sample_weight`` is fitted on the drawn rows themselves, in the order drawn (sample
-    weights other than 0 and 1 then refuse, since they cannot be applied); a sample drawn
+    ``sample_weight`` is fitted on the drawn rows themselves, in the order drawn (fit then
+    refuses sample weights other than 0 and 1, which it could not apply); a sample drawn
     with a single class gives a member that always votes for it.
 
     Rows of weight 0 are absent: the bootstrap draws n+ points from the n+ rows of positive
