@@ -225,23 +225,52 @@ def squared_distance(x, z, P, metric, diff):
 
 
 @kernel
-def insert_sorted(values, ids, count, value, index):
-    """Insert (value, index) among the first ``count`` entries, kept sorted by value, after
-    every equal value (indices arrive in increasing order: lower indices stay first).
-    At most len(values) entries are kept; returns the new count."""
-    k = values.shape[0]
-    position = count
-    while position > 0 and values[position - 1] > value:
-        position -= 1
-    if position >= k:
-        return count
-    last = count if count < k else k - 1
-    for t in range(last, position, -1):
-        values[t] = values[t - 1]
-        ids[t] = ids[t - 1]
-    values[position] = value
-    ids[position] = index
-    return count + 1 if count < k else k
+def worse(key_a, id_a, key_b, id_b):
+    """(key_a, id_a) comes after (key_b, id_b): a larger key, or an equal key and a larger
+    training index (SPEC section 4: the lower index first)."""
+    return key_a > key_b or (key_a == key_b and id_a > id_b)
+
+
+@kernel
+def sift_down(keys, ids, t, count):
+    """Restore the max-heap order (by ``worse``) below position t of keys[:count]."""
+    while 2 * t + 1 < count:
+        child = 2 * t + 1
+        if child + 1 < count and worse(keys[child + 1], ids[child + 1], keys[child], ids[child]):
+            child += 1
+        if not worse(keys[child], ids[child], keys[t], ids[t]):
+            return
+        keys[t], keys[child] = keys[child], keys[t]
+        ids[t], ids[child] = ids[child], ids[t]
+        t = child
+
+
+@kernel
+def offer(keys, ids, count, key, index):
+    """Keep the len(keys) first (key, index) pairs offered, in the order of ``worse``, as a
+    max-heap of ``count`` entries (the worst kept at keys[0]); returns the new count."""
+    if count < keys.shape[0]:
+        t = count
+        keys[t], ids[t] = key, index
+        while t > 0 and worse(keys[t], ids[t], keys[(t - 1) // 2], ids[(t - 1) // 2]):
+            parent = (t - 1) // 2
+            keys[t], keys[parent] = keys[parent], keys[t]
+            ids[t], ids[parent] = ids[parent], ids[t]
+            t = parent
+        return count + 1
+    if worse(keys[0], ids[0], key, index):
+        keys[0], ids[0] = key, index
+        sift_down(keys, ids, 0, count)
+    return count
+
+
+@kernel
+def sort_heap(keys, ids, count):
+    """Heapsort: the heap's entries in increasing (key, index) order, in place."""
+    for end in range(count - 1, 0, -1):
+        keys[0], keys[end] = keys[end], keys[0]
+        ids[0], ids[end] = ids[end], ids[0]
+        sift_down(keys, ids, 0, end)
 
 
 @kernel
@@ -301,10 +330,10 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, best
             candidate_lower[b, n_candidates] = lower
             n_candidates += 1
             upper = upper_tile[t] - twice_cross
-            if count < k or upper < best[b, k - 1]:
-                count = insert_sorted(best[b], best_ids[b], count, upper, start + t)
+            if count < k or upper < best[b, 0]:
+                count = offer(best[b], best_ids[b], count, upper, start + t)
                 if count == k:
-                    threshold = best[b, k - 1] + gap
+                    threshold = best[b, 0] + gap
     state[b, 0], state[b, 1], state[b, 2] = count, n_candidates, threshold
 
 
@@ -313,15 +342,14 @@ def exact_nearest(x, Z, P, metric, candidates, candidate_lower, n_candidates, th
                   diff, out_squared, out_indices):
     """The k smallest exact Q(x, z_i) over the candidates below the final threshold (over
     every training row when n_candidates < 0)."""
-    k = out_squared.shape[0]
     count = 0
     n = Z.shape[0] if n_candidates < 0 else n_candidates
     for t in range(n):
         if n_candidates < 0 or candidate_lower[t] <= threshold:
             i = t if n_candidates < 0 else candidates[t]
             q = squared_distance(x, Z[i], P, metric, diff)
-            if count < k or q < out_squared[k - 1]:
-                count = insert_sorted(out_squared, out_indices, count, q, i)
+            count = offer(out_squared, out_indices, count, q, i)
+    sort_heap(out_squared, out_indices, count)
 
 
 @kernel(parallel=True)

@@ -173,6 +173,15 @@ def test_thousands_of_exact_ties_keep_the_lowest_indices(lib):
     assert as_list(indices) == [[0, 1, 2], [2000, 2001, 2002]]
 
 
+def test_k_equal_to_n_orders_every_row_by_distance_then_index(lib):
+    # 600 rows on 7 values: ties everywhere; in 1-D the distance to 3 is |x - 3|.
+    X = [[float(i % 7)] for i in range(600)]
+    y = [i % 2 for i in range(600)]
+    knn = lib.KNeighborsClassifier(n_neighbors=600).fit(X, y)
+    _, indices = knn.kneighbors([[3.0]])
+    assert as_list(indices)[0] == sorted(range(600), key=lambda i: (abs(i % 7 - 3), i))
+
+
 @pytest.mark.fast
 @pytest.mark.parametrize("metric", ["euclidean", "mahalanobis"])
 def test_fast_matches_reference_across_tiles_and_groups(metric):
