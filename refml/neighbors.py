@@ -133,6 +133,11 @@ class KNeighborsClassifier(Classifier):
             counts.append(row)
         return counts
 
+    def _vote_fractions(self, counts):
+        """counts[q][c] / k."""
+        k = self.n_neighbors
+        return [[count / k for count in row] for row in counts]
+
     @staticmethod
     def _distances_from_squared(squared):
         """sqrt of each squared distance (a Mahalanobis form that rounding made negative,
@@ -160,9 +165,7 @@ class KNeighborsClassifier(Classifier):
         columns in ``classes_`` order."""
         X = self._validate_predict(X)
         _, indices = self._kneighbors_squared(X)
-        counts = self._vote_counts(indices)
-        k = self.n_neighbors
-        return self._as_output([[count / k for count in row] for row in counts])
+        return self._as_output(self._vote_fractions(self._vote_counts(indices)))
 
     def kneighbors(self, X):
         """(distances, indices) of the k nearest training rows of each row of X, nearest

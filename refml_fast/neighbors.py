@@ -166,10 +166,8 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
     def _winning_codes(counts):
         return np.argmax(counts, axis=1)  # the first maximum: the first class in classes_
 
-    def predict_proba(self, X):
-        X = self._validate_predict(X)
-        _, indices = self._kneighbors_squared(X)
-        return self._vote_counts(indices) / float(self.n_neighbors)  # count / k, as refml
+    def _vote_fractions(self, counts):
+        return counts / float(self.n_neighbors)  # count / k, correctly rounded, as refml
 
 
 def training_tiles(T):
