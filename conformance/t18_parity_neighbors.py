@@ -1,12 +1,16 @@
 """Parity of KNeighborsClassifier (SPEC section 7, item 18): refml and refml_fast agree.
 
-Two checks on ``random_dataset`` instances (integer grids full of exact distance ties,
-duplicate rows, one feature, K = 2..5, string labels):
-- the generic parity harness, Euclidean, k in 1..7 (data with at least 7 rows), comparing
-  predict and predict_proba;
-- every n from 2 up, k in 1..min(7, n), both metrics: predict, predict_proba and kneighbors
-  must be equal float for float, and where Sigma is singular both packages must refuse
-  the fit with the same message.
+Three checks:
+- the generic parity harness on ``random_dataset`` (integer grids full of exact distance
+  ties, duplicate rows, one feature, K = 2..5, string labels), Euclidean, k in 1..7 (data
+  with at least 7 rows), comparing predict and predict_proba;
+- on ``random_dataset`` from n = 2 up, k in 1..min(7, n), both metrics: predict,
+  predict_proba and kneighbors must be equal float for float, and where Sigma is singular
+  both packages must refuse the fit with the same message;
+- the same on larger instances, queries only (refml is slow over every training row):
+  up to 1,500 rows and 40 features (8 for Mahalanobis), so several training tiles and
+  query groups of refml_fast; integer grids with thousands of ties, far offsets, and
+  scales near 1e-160 and 1e17, which send refml_fast's screening to its exhaustive path.
 """
 
 from ._harness import Theorem
@@ -28,6 +32,27 @@ def _make_instance(rng):
     return {"X": X, "y": y, "X_query": X_query, "k": k, "metric": metric}
 
 
+def _make_large_instance(rng):
+    n = 2 + rng.randbelow(1500)
+    metric = "mahalanobis" if rng.random() < 0.5 else "euclidean"
+    wide = metric == "euclidean" and rng.random() < 0.5  # refml's d^2 forms are slow
+    d = 1 + (rng.randbelow(40) if wide else rng.randbelow(8))
+    kind = rng.randbelow(5)
+    scale, offset = [(1.0, 0.0), (1.0, 0.0), (1e-3, 1e6), (1e-160, 0.0), (1e17, 0.0)][kind]
+
+    def point():
+        if kind == 0:
+            return [float(rng.randbelow(3)) for _ in range(d)]
+        return [offset + scale * rng.normal() for _ in range(d)]
+
+    X = [point() for _ in range(n)]
+    y = [rng.randbelow(3) for _ in range(n)]
+    y[0], y[1] = 0, 1  # at least two classes
+    k = 1 + rng.randbelow(min(7, n))
+    return {"X": X, "y": y, "X_query": [point() for _ in range(9)] + X[:3], "k": k,
+            "metric": metric, "queries_only": True}
+
+
 def _outputs(package, instance):
     """(error message, None) if the fit fails, else (None, every output as plain lists)."""
     estimator = package.KNeighborsClassifier(n_neighbors=instance["k"],
@@ -37,7 +62,8 @@ def _outputs(package, instance):
     except ValueError as error:
         return str(error), None
     outputs = []
-    for rows in (instance["X"], instance["X_query"]):
+    for rows in ([instance["X_query"]] if instance.get("queries_only")
+                 else (instance["X"], instance["X_query"])):
         distances, indices = estimator.kneighbors(rows)
         for values in (estimator.predict(rows), estimator.predict_proba(rows), distances,
                        indices):
@@ -71,4 +97,11 @@ THEOREMS = [
             make_instance=_make_instance, check=_check,
             size=lambda inst: len(inst["X"]) * len(inst["X"][0]),
             describe=lambda inst: repr(inst), needs_fast=True),
+    Theorem(number=18, title="Parity: KNeighborsClassifier on large instances (tiles, "
+                             "thousands of ties, extreme scales)",
+            source="SPEC.md section 1; lecture 004 section 5",
+            make_instance=_make_large_instance, check=_check,
+            size=lambda inst: len(inst["X"]) * len(inst["X"][0]),
+            describe=lambda inst: repr(inst), quick=6, default=40, full=300,
+            needs_fast=True),
 ]
