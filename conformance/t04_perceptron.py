@@ -15,8 +15,8 @@ separator) with a random gap, on augmented rows x~ = [1, x] half of the time; th
   training point i with y_i theta^k'x~_i <= 0 (a mistake), and then
   y_i theta^{k+1}'x~_i = y_i theta^k'x~_i + gamma ||x~_i||^2.
 
-Not checked yet: delta from the max-margin (hard-margin SVM) separator, which SPEC item 4
-also names; it needs refml.svm, which does not exist yet.
+delta from the max-margin (hard-margin SVM) separator, which SPEC item 4 also names, is
+checked in ``t04_max_margin_bound.py``.
 """
 
 import math

@@ -185,8 +185,10 @@ def test_mistake_bound_by_hand(lib):
                         25.0, rel_tol=1e-12)
 
 
-def test_mistake_bound_without_theta_uses_the_perceptrons_separator(lib):
-    # The cyclic perceptron ends at [1, 3] on THREE (traced above), whose bound is 50.
+def test_mistake_bound_without_theta_uses_the_max_margin_separator(lib):
+    # The hard-margin separator through the origin of z = y x on THREE is [1, 3]: it is
+    # 7 z1 + 3 z2 with z1'theta = z2'theta = 1 (KKT with alphas 7, 3 >= 0), ||theta||^2 = 10
+    # and R^2 = 5, so R^2 / delta^2 = R^2 ||theta||^2 = 50.
     assert math.isclose(lib.mistake_bound(THREE_X, THREE_Y), 50.0, rel_tol=1e-12)
 
 
