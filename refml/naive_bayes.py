@@ -234,10 +234,12 @@ class NaiveBayes(DensityClassifier):
 
     # --- Gaussian marginals ---
     def _fit_gaussian(self, X, codes):
-        overall = class_moments(X, [0] * len(codes), 1)[1][0]
-        largest = max(overall)
+        overall_means, overall = class_moments(X, [0] * len(codes), 1)
+        check_finite_moments(overall_means, overall)
+        largest = max(overall[0])
         self.epsilon_ = self.var_smoothing * largest if largest > 0.0 else self.var_smoothing
         means, variances = class_moments(X, codes, len(self.classes_))
+        check_finite_moments(means, variances)
         self.theta_ = means
         self.var_ = [[v + self.epsilon_ for v in row] for row in variances]
 
@@ -347,6 +349,16 @@ class GaussianNB(NaiveBayes):
 
     def __init__(self, *, var_smoothing=1e-9):
         self.var_smoothing = var_smoothing
+
+
+def check_finite_moments(means, variances):
+    """A clear error instead of NaN posteriors (SPEC section 5, numeric extremes): with
+    entries near 1e154 or larger a squared deviation, hence a variance, overflows."""
+    for mean_row, variance_row in zip(means, variances):
+        for j, (mean, variance) in enumerate(zip(mean_row, variance_row)):
+            if not (math.isfinite(mean) and math.isfinite(variance)):
+                raise ValueError(f"marginal='gaussian': the mean or variance of feature {j} "
+                                 "overflows the float range; rescale the features")
 
 
 def class_moments(X, codes, n_classes):

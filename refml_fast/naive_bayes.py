@@ -163,10 +163,13 @@ class NaiveBayes(FastMixin, _FastDensityClassifier, reference.NaiveBayes):
     __doc__ = reference.NaiveBayes.__doc__
 
     def _fit_gaussian(self, X, codes):
-        overall = _kernels.class_moments(X, np.zeros(X.shape[0], dtype=np.int64), 1)[1][0]
-        largest = float(np.max(overall))
+        overall_means, overall = _kernels.class_moments(
+            X, np.zeros(X.shape[0], dtype=np.int64), 1)
+        reference.check_finite_moments(overall_means.tolist(), overall.tolist())
+        largest = float(np.max(overall[0]))
         self.epsilon_ = self.var_smoothing * largest if largest > 0.0 else self.var_smoothing
         means, variances = _kernels.class_moments(X, codes, len(self.classes_))
+        reference.check_finite_moments(means.tolist(), variances.tolist())
         self.theta_ = means
         self.var_ = variances + self.epsilon_
 

@@ -169,6 +169,19 @@ def test_every_feature_constant(lib):
                       [[p / sum(joint) for p in joint]], 1e-12)
 
 
+def test_overflowing_variances_raise_instead_of_nan_probabilities(lib):
+    # SPEC section 5, numeric extremes: (1e300)^2 overflows, and inf / inf used to give NaN
+    # posteriors and a silent prediction of classes_[0].
+    X = [[1e300, 0.0], [-1e300, 1.0], [1e300, 2.0], [-1e300, 3.0]]
+    for model in (lib.GaussianNB(), lib.NaiveBayes()):
+        with pytest.raises(ValueError, match="overflows"):
+            model.fit(X, [0, 1, 0, 1])
+        assert not hasattr(model, "classes_")
+    # near the edge, but representable: finite probabilities
+    model = lib.GaussianNB().fit([[1e150], [-1e150], [2e150], [-2e150]], [0, 1, 0, 1])
+    assert all(math.isfinite(p) for p in as_list(model.predict_proba([[1e150]]))[0])
+
+
 def test_bad_hyper_parameters_name_the_parameter(lib):
     cases = [("NaiveBayes", {"marginal": "poisson"}, "marginal"),
              ("NaiveBayes", {"marginal": "histogram", "bins": 0}, "bins"),
