@@ -109,14 +109,19 @@ def _check_likelihood_arguments(w, X, y, convention):
     X = validation.as_matrix(X)
     w = validation.as_matrix([w], name="w")[0]
     validation.check_n_features(len(w), len(X[0]), "the coefficient vector w")
+    return w, X, convention_labels(y, len(X), convention)
+
+
+def convention_labels(y, n_samples, convention):
+    """y as floats, checked: n_samples labels, each 0/1 ("zero_one") or -1/+1 ("plus_minus")."""
     labels = validation.as_labels(y)
-    validation.check_consistent_length(len(X), len(labels))
+    validation.check_consistent_length(n_samples, len(labels))
     allowed = (0, 1) if convention == "zero_one" else (-1, 1)
     for label in labels:
         if isinstance(label, (str, bytes)) or label not in allowed:
             raise ValueError(f"Labels for convention={convention!r} must be "
                              f"{allowed[0]} or {allowed[1]}, found {label!r}")
-    return w, X, [float(label) for label in labels]
+    return [float(label) for label in labels]
 
 
 def _warn(message):

@@ -130,13 +130,7 @@ def _check_likelihood_arguments(w, X, y, convention):
     X = _arrays.as_matrix(X)
     w = _arrays.as_matrix(w.reshape(1, -1) if isinstance(w, np.ndarray) else [w], name="w")[0]
     validation.check_n_features(w.shape[0], X.shape[1], "the coefficient vector w")
-    labels = validation.as_labels(y)
-    validation.check_consistent_length(X.shape[0], len(labels))
-    allowed = (0, 1) if convention == "zero_one" else (-1, 1)
-    for label in labels:
-        if isinstance(label, (str, bytes)) or label not in allowed:
-            raise ValueError(f"Labels for convention={convention!r} must be "
-                             f"{allowed[0]} or {allowed[1]}, found {label!r}")
+    labels = reference.convention_labels(y, X.shape[0], convention)
     return w, X, np.asarray(labels, dtype=np.float64)
 
 
