@@ -89,11 +89,16 @@ def linear_separability(X, y):
 def validated_rows(X, y, name):
     """(X as a list of float rows, labels as signs -1.0 / +1.0), checked as ``fit`` checks."""
     X = validation.as_matrix(X)
+    return X, validated_signs(y, len(X), name)
+
+
+def validated_signs(y, n_samples, name):
+    """n_samples labels of exactly two classes as signs: classes_[0] -> -1.0, else +1.0."""
     labels = validation.as_labels(y)
-    validation.check_consistent_length(len(X), len(labels))
+    validation.check_consistent_length(n_samples, len(labels))
     classes, codes = validation.encode_labels(labels)
     validation.check_binary(classes, name)
-    return X, Classifier.signs_from_codes(codes)
+    return Classifier.signs_from_codes(codes)
 
 
 def farkas_columns(rows, signs):

@@ -26,7 +26,6 @@ import numpy as np
 
 from refml import separability as reference
 from refml import _validation as validation
-from refml.base import Classifier
 
 from . import _arrays
 from ._config import kernel
@@ -38,10 +37,8 @@ UNIT_ROUNDOFF = 2.0 ** -53
 def linear_separability(X, y):
     X = _arrays.as_matrix(X)
     labels = validation.as_labels(y)
-    validation.check_consistent_length(X.shape[0], len(labels))
-    classes, codes = validation.encode_labels(labels)
-    validation.check_binary(classes, "linear_separability")
-    signs = np.asarray(Classifier.signs_from_codes(codes), dtype=np.float64)
+    signs = np.asarray(reference.validated_signs(labels, X.shape[0], "linear_separability"),
+                       dtype=np.float64)
     augmented = np.hstack([np.ones((X.shape[0], 1)), X]) * signs[:, None]   # rows y_i x~_i
     basis = np.empty(augmented.shape[1] + 1, dtype=np.int64)
     tableau = float_tableau(augmented)
