@@ -129,6 +129,7 @@ class Histogram(DensityEstimator):
         else:
             pairs = _range_pairs(self.range, d)
             low, high = [float(p[0]) for p in pairs], [float(p[1]) for p in pairs]
+        check_bin_widths(low, high, self.bins, "Histogram")
         self.low_, self.high_ = low, high
         self.bin_width_ = [(high[j] - low[j]) / self.bins for j in range(d)]
         counts = {}
@@ -168,6 +169,15 @@ class Histogram(DensityEstimator):
     def score_samples(self, X):
         """log f_hat(x), -inf where f_hat(x) = 0."""
         return self._as_output([math.log(p) if p > 0.0 else -math.inf for p in self.pdf(X)])
+
+
+def check_bin_widths(low, high, m, name):
+    """(high_j - low_j) m finite for every feature, so that every bin index is: a clear
+    error instead of a NaN index for data near the float limits (SPEC section 5)."""
+    for j, (a, b) in enumerate(zip(low, high)):
+        if not math.isfinite((b - a) * m):
+            raise ValueError(f"{name}: the range [{a!r}, {b!r}] of feature {j} times bins={m} "
+                             "overflows float64; rescale the data")
 
 
 def bin_index(x, low, high, m):
@@ -238,6 +248,7 @@ def histogram_cv_risk(x, bins, range=(0, 1), method="closed_form"):
     n = len(data)
     if n < 2:
         raise ValueError(f"cross-validation needs at least 2 samples, got {n}")
+    check_bin_widths([low], [high], bins, "histogram_cv_risk")
     h = (high - low) / bins
     cells = [_cell(row, [low], [high], bins) for row in data]
     counts = [0] * bins

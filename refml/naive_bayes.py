@@ -270,13 +270,14 @@ class NaiveBayes(DensityClassifier):
 
     # --- histogram marginals ---
     def _fit_histogram(self, X, codes):
-        from .density import Histogram, bin_index
+        from .density import Histogram, bin_index, check_bin_widths
 
         low, high = Histogram._column_extremes(X)
         d, m = len(low), self.bins
         for j in range(d):
             if low[j] == high[j]:
                 low[j], high[j] = low[j] - 0.5, high[j] + 0.5
+        check_bin_widths(low, high, m, "marginal='histogram'")
         counts = [[[0] * m for _ in range(d)] for _ in self.classes_]
         for row, code in zip(X, codes):
             for j in range(d):

@@ -145,6 +145,22 @@ def test_histogram_cv_rejects_bad_input(lib):
         lib.histogram_cv_risk([0.1, float("nan")], 3)
 
 
+def test_histograms_near_the_float_limits_raise_a_clear_error(lib):
+    # high - low (or (high - low) bins) overflows: every bin index would be NaN or inf
+    # ("cannot convert float NaN to integer" before)
+    with pytest.raises(ValueError, match="overflows"):
+        lib.Histogram().fit([[1e308], [-1e308]])
+    with pytest.raises(ValueError, match="overflows"):
+        lib.Histogram(bins=10, range=(-1e308, 1e307)).fit([[1.0]])
+    with pytest.raises(ValueError, match="overflows"):
+        lib.histogram_cv_risk([0.0, 1.0], 2, range=(-1e308, 1e308))
+    with pytest.raises(ValueError, match="overflows"):
+        lib.NaiveBayes(marginal="histogram").fit([[1e308], [-1e308]], [0, 1])
+    # wide but representable: the counts land in the end bins
+    model = lib.Histogram(bins=2).fit([[4e307], [-4e307]])
+    assert as_list(model.pdf([[4e307], [-4e307], [0.0]])) == [1 / 8e307] * 3
+
+
 # ----------------------------------------------------------------------------------------
 # Kernel density estimate.
 
