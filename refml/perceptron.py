@@ -137,6 +137,9 @@ class Perceptron(Classifier):
     def _fit(self, X, codes):
         generator = check_random_state(self.random_state)
         theta, n_mistakes, n_iter, converged, trajectory = self._run_passes(X, codes, generator)
+        if not all(math.isfinite(value) for value in theta):
+            raise ValueError("Perceptron: theta overflowed float64 (the entries of X are too "
+                             "large for sums of products theta_j x_j); rescale the features")
         self.intercept_ = float(theta[0]) if self.fit_intercept else 0.0
         self.coef_ = theta[1:] if self.fit_intercept else theta
         self.n_mistakes_ = n_mistakes
@@ -197,8 +200,11 @@ def _check_bool(value, name):
 
 
 def is_mistake(theta, x, y):
-    """y theta'x <= 0: a point on the boundary is a mistake (lecture 002, Algorithm 5)."""
-    return y * linalg.dot(theta, x) <= 0.0
+    """y theta'x <= 0: a point on the boundary is a mistake (lecture 002, Algorithm 5).
+
+    Written not (y theta'x > 0) so that a NaN margin (inf - inf when theta'x overflows,
+    entries near 1e154 or larger) is a mistake too, never a silent "correct"."""
+    return not y * linalg.dot(theta, x) > 0.0
 
 
 def step_size(learning_rate, decreasing, t):

@@ -5,6 +5,7 @@ the mistakes and the predictions are identical, not merely close:
 
 - the margin theta'x~ is summed left to right from 0.0: the bias term theta_0 * 1 first,
   then theta_j x_j for j = 1..d (refml's ``_linalg.dot`` over the augmented row);
+- a mistake is not (y_i theta'x~_i > 0), refml's ``is_mistake`` (a NaN margin is one);
 - the update is theta_j += (gamma_t y_i) x_ij, with gamma_t = learning_rate / t for the
   decreasing schedule (the integer t converted to float64, as Python does);
 - order="random" lists the mistakes by index and draws one with the shared SplitMix64
@@ -117,7 +118,7 @@ def cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
         mistakes_in_pass = 0
         for i in range(n):
             t += 1
-            if y[i] * margin(theta, X, i, fit_intercept) <= 0.0:
+            if not y[i] * margin(theta, X, i, fit_intercept) > 0.0:
                 n_mistakes += 1
                 update(theta, X, i, step_size(learning_rate, decreasing, t) * y[i],
                        fit_intercept, n_mistakes, trajectory)
@@ -141,7 +142,7 @@ def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter
             if examined == cap:
                 return n_mistakes, max_iter, False
             examined += 1
-            if y[i] * margin(theta, X, i, fit_intercept) <= 0.0:
+            if not y[i] * margin(theta, X, i, fit_intercept) > 0.0:
                 first_mistake = i
                 break
         if first_mistake < 0:
@@ -162,7 +163,7 @@ def random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
     for t in range(1, max_iter * n + 1):
         count = 0
         for i in range(n):
-            if y[i] * margin(theta, X, i, fit_intercept) <= 0.0:
+            if not y[i] * margin(theta, X, i, fit_intercept) > 0.0:
                 mistakes[count] = i
                 count += 1
         if count == 0:

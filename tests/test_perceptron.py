@@ -146,6 +146,22 @@ def test_non_separable_data_warns_and_leaves_a_usable_model(lib, order, schedule
     assert model.n_mistakes_ >= 7
 
 
+@pytest.mark.parametrize("order", ["cyclic", "batch", "random"])
+def test_overflowing_margins_are_mistakes_and_overflowing_theta_raises(lib, order):
+    # After the first update theta = (-1, -4e199, 2e199); at the second point theta'x~ =
+    # -1 - inf + inf = NaN, which the test "y theta'x <= 0" called correct (converged_ with
+    # training accuracy 1/2).  Counted as a mistake, the run ends at a true separator.
+    X, y = [[4e199, -2e199], [8e199, 4e199]], [0, 1]
+    model = lib.Perceptron(order=order, random_state=0).fit(X, y)
+    assert model.converged_ is True and as_list(model.predict(X)) == y
+    assert (as_list(model.coef_), model.intercept_, model.n_mistakes_) == ([0.0, 8e199], -1.0, 3)
+    # theta = -2 x 1e308 overflows: a clear error, nothing fitted
+    model = lib.Perceptron(fit_intercept=False, learning_rate=2.0)
+    with pytest.raises(ValueError, match="overflowed"):
+        model.fit([[1e308], [-1e308]], [0, 1])
+    assert not hasattr(model, "coef_") and not hasattr(model, "classes_")
+
+
 def test_pass_cap_of_the_batch_order_counts_points_examined(lib):
     import refml
 
