@@ -14,35 +14,14 @@ so its votes are label codes of the ensemble directly.
 import inspect
 
 from . import _validation as validation
-from .base import Classifier, clone
+from .base import Classifier, WeightedClassifier, clone
 from .tree import DecisionTreeClassifier
 
 
-class Committee(Classifier):
+class Committee(WeightedClassifier):
     """Plumbing shared by the ensembles: ``fit`` with sample weights, members, votes."""
 
     _tree_class = DecisionTreeClassifier  # the default member; refml_fast: its own tree
-
-    def fit(self, X, y, sample_weight=None):
-        """Fit the ensemble on X, y with optional non-negative sample weights (None: all 1).
-
-        Negative, NaN or infinite weights, or weights that are all zero, raise ValueError.
-        """
-        X, codes, classes, n_features = self._validate_fit(X, y)
-        weights = self._as_weights(sample_weight, len(codes))
-        self._check_params(X)
-        self.classes_ = classes
-        self.n_features_in_ = n_features
-        try:
-            self._fit(X, codes, weights)
-        except BaseException:
-            self._forget()
-            raise
-        return self
-
-    @staticmethod
-    def _as_weights(sample_weight, n_samples):
-        return validation.as_sample_weight(sample_weight, n_samples)
 
     def _check_params(self, X):
         validation.check_scalar(self.n_estimators, "n_estimators", "int", low=1)

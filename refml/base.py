@@ -6,8 +6,10 @@ sorted ``classes_``, label codes 0..K-1, the {-1, +1} and {0, 1} views of a bina
 ``score`` and the not-fitted check.
 
 refml_fast reuses all of this unchanged.  Its classes mix in ``refml_fast.base.FastMixin``,
-which overrides only the representation hooks below (``_as_matrix``, ``_as_codes``,
-``_as_output``, ``_labels_from_codes``) so that data travel as numpy arrays.
+which overrides only the representation hooks (``_as_matrix``, ``_as_output``,
+``_n_rows_cols`` of ``DataEstimator``; ``_as_codes``, ``_labels_from_codes`` of
+``Classifier``; ``_as_weights`` of ``WeightedClassifier``) so that data travel as numpy
+arrays.  Density estimators (``refml.density``) share ``DataEstimator``.
 """
 
 import inspect
@@ -95,7 +97,42 @@ def warn_not_converged(message):
     warnings.warn(message, ConvergenceWarning, stacklevel=3)
 
 
-class Classifier(BaseEstimator):
+class DataEstimator(BaseEstimator):
+    """An estimator of rows X: the data representation hooks and the predict-time check.
+
+    refml_fast's ``FastMixin`` overrides the three representation hooks (and the label
+    hooks of ``Classifier``) so that data travel as numpy arrays.
+    """
+
+    # --- representation hooks ---
+    @staticmethod
+    def _as_matrix(X):
+        return validation.as_matrix(X)
+
+    @staticmethod
+    def _as_output(values):
+        """Wrap a computed list (probabilities, scores) for the caller."""
+        return values
+
+    @staticmethod
+    def _n_rows_cols(X):
+        return len(X), len(X[0])
+
+    def _validate_predict(self, X):
+        """X validated against the fitted number of features."""
+        self._check_is_fitted()
+        X = self._as_matrix(X)
+        validation.check_n_features(self._n_rows_cols(X)[1], self.n_features_in_,
+                                    type(self).__name__)
+        return X
+
+    def _forget(self):
+        """Drop every learned attribute (used when a fit fails half-way)."""
+        for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("_")]:
+            delattr(self, name)
+
+
+class Classifier(DataEstimator):
     """Shared plumbing of every classifier; subclasses write ``_fit`` and ``_predict_codes``.
 
     Subclasses whose model is defined for two classes only set ``_binary_only = True``;
@@ -105,26 +142,13 @@ class Classifier(BaseEstimator):
     _binary_only = False
     _min_classes = 2
 
-    # --- representation hooks (refml_fast overrides these four and nothing else here) ---
-    @staticmethod
-    def _as_matrix(X):
-        return validation.as_matrix(X)
-
+    # --- label representation hooks (refml_fast overrides these) ---
     @staticmethod
     def _as_codes(codes):
         return codes
 
-    @staticmethod
-    def _as_output(values):
-        """Wrap a computed list (probabilities, scores) for the caller."""
-        return values
-
     def _labels_from_codes(self, codes):
         return [self.classes_[code] for code in codes]
-
-    @staticmethod
-    def _n_rows_cols(X):
-        return len(X), len(X[0])
 
     # --- fit / predict plumbing ---
     def _validate_fit(self, X, y):
@@ -141,31 +165,23 @@ class Classifier(BaseEstimator):
             validation.check_n_classes(classes, self._min_classes, name)
         return X, self._as_codes(codes), classes, n_features
 
-    def _validate_predict(self, X):
-        """X validated against the fitted number of features."""
-        self._check_is_fitted()
-        X = self._as_matrix(X)
-        validation.check_n_features(self._n_rows_cols(X)[1], self.n_features_in_,
-                                    type(self).__name__)
-        return X
 
     def fit(self, X, y):
         """Validate, then learn; nothing is stored if validation or learning fails."""
         X, codes, classes, n_features = self._validate_fit(X, y)
+        return self._learn(X, codes, classes, n_features)
+
+    def _learn(self, X, codes, classes, n_features, *fit_args):
+        """Check hyper-parameters, record the classes, call ``_fit(X, codes, *fit_args)``."""
         self._check_params(X)
         self.classes_ = classes
         self.n_features_in_ = n_features
         try:
-            self._fit(X, codes)
+            self._fit(X, codes, *fit_args)
         except BaseException:
             self._forget()
             raise
         return self
-
-    def _forget(self):
-        """Drop every learned attribute (used when a fit fails half-way)."""
-        for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("_")]:
-            delattr(self, name)
 
     def _check_params(self, X):
         """Hyper-parameter checks at fit time; subclasses extend."""
@@ -191,3 +207,21 @@ class Classifier(BaseEstimator):
     def signs_from_codes(codes):
         """classes_[0] -> -1, classes_[1] -> +1: the lectures' y in {-1, +1}."""
         return [1.0 if code == 1 else -1.0 for code in codes]
+
+
+class WeightedClassifier(Classifier):
+    """A classifier whose ``fit`` takes ``sample_weight``; ``_fit(X, codes, weights)``.
+
+    Weights are validated by ``validation.as_sample_weight`` (non-negative, finite, not all
+    zero; None means all 1).  refml_fast overrides ``_as_weights`` to return an array.
+    """
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit on X, y with optional non-negative sample weights (None: all 1)."""
+        X, codes, classes, n_features = self._validate_fit(X, y)
+        weights = self._as_weights(sample_weight, len(codes))
+        return self._learn(X, codes, classes, n_features, weights)
+
+    @staticmethod
+    def _as_weights(sample_weight, n_samples):
+        return validation.as_sample_weight(sample_weight, n_samples)

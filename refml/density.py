@@ -23,28 +23,16 @@ from . import _kernels
 from . import _validation as validation
 from ._bandwidth import (histogram_amise, histogram_optimal_bandwidth, kde_amise,
                          kde_optimal_bandwidth, silverman_bandwidth)
-from .base import BaseEstimator
+from .base import DataEstimator
 
 __all__ = ["Histogram", "KernelDensity", "silverman_bandwidth", "histogram_cv_risk",
            "kde_cv_risk", "histogram_amise", "histogram_optimal_bandwidth", "kde_amise",
            "kde_optimal_bandwidth"]
 
 
-class DensityEstimator(BaseEstimator):
-    """fit(X) / pdf(X) / score_samples(X) plumbing; the representation hooks are those of
-    ``refml.base.Classifier``, so that ``refml_fast.base.FastMixin`` applies unchanged."""
-
-    @staticmethod
-    def _as_matrix(X):
-        return validation.as_matrix(X)
-
-    @staticmethod
-    def _as_output(values):
-        return values
-
-    @staticmethod
-    def _n_rows_cols(X):
-        return len(X), len(X[0])
+class DensityEstimator(DataEstimator):
+    """fit(X) / pdf(X) / score_samples(X) plumbing on ``refml.base.DataEstimator``, so that
+    ``refml_fast.base.FastMixin`` applies unchanged."""
 
     def fit(self, X, y=None):
         """Learn the density of the rows of X (y is ignored); returns self."""
@@ -54,17 +42,9 @@ class DensityEstimator(BaseEstimator):
         try:
             self._fit(X)
         except BaseException:
-            for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("_")]:
-                delattr(self, name)
+            self._forget()
             raise
         return self
-
-    def _validate_predict(self, X):
-        self._check_is_fitted()
-        X = self._as_matrix(X)
-        validation.check_n_features(self._n_rows_cols(X)[1], self.n_features_in_,
-                                    type(self).__name__)
-        return X
 
     def pdf(self, X):
         """The estimated density f_hat(x) at each row x of X."""

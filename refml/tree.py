@@ -18,10 +18,10 @@ from . import _validation as validation
 from ._random import check_random_state
 from ._tree_prune import prune
 from ._tree_split import CRITERIA, LEAF, grow
-from .base import Classifier
+from .base import WeightedClassifier
 
 
-class DecisionTreeClassifier(Classifier):
+class DecisionTreeClassifier(WeightedClassifier):
     """A classification tree grown greedily by minimising the weighted impurity.
 
     Parameters
@@ -95,25 +95,6 @@ class DecisionTreeClassifier(Classifier):
         self.max_features = max_features
         self.ccp_alpha = ccp_alpha
         self.random_state = random_state
-
-    # --- fitting -------------------------------------------------------------------------
-    def fit(self, X, y, sample_weight=None):
-        """Grow (and prune) the tree on X, y with optional non-negative sample weights."""
-        X, codes, classes, n_features = self._validate_fit(X, y)
-        weights = self._as_weights(sample_weight, len(codes))
-        self._check_params(X)
-        self.classes_ = classes
-        self.n_features_in_ = n_features
-        try:
-            self._fit(X, codes, weights)
-        except BaseException:
-            self._forget()
-            raise
-        return self
-
-    @staticmethod
-    def _as_weights(sample_weight, n_samples):
-        return validation.as_sample_weight(sample_weight, n_samples)
 
     def _check_params(self, X):
         validation.check_option(self.criterion, "criterion", tuple(CRITERIA))

@@ -39,3 +39,23 @@ def _check_numeric_array(X, name):
         if np.isinf(X).any():
             raise ValueError(validation.non_finite_message(name, "infinity"))
     return X
+
+
+def as_sample_weight(sample_weight, n_samples):
+    """Sample weights as a float64 array, with refml's checks and messages.
+
+    Numeric 1-D arrays are checked with numpy, and only when something looks wrong are they
+    handed to refml's checks, which decide and word the error (its running sum decides an
+    overflow); anything else goes through ``refml._validation.as_sample_weight``.
+    """
+    if not (isinstance(sample_weight, np.ndarray) and sample_weight.ndim == 1
+            and sample_weight.dtype.kind in "biuf"):
+        return np.asarray(validation.as_sample_weight(sample_weight, n_samples),
+                          dtype=np.float64)
+    weights = sample_weight.astype(np.float64)  # a copy: the caller's array is untouched
+    validation.check_consistent_length(n_samples, weights.shape[0])
+    suspicious = (not np.isfinite(weights).all() or (weights < 0).any()
+                  or not (weights > 0).any() or weights.max() > 1e290)
+    if suspicious:
+        validation.check_weight_values(weights.tolist())
+    return weights

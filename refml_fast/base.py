@@ -11,7 +11,8 @@ from . import _arrays
 
 
 class FastMixin:
-    """Data as C-contiguous float64 arrays; label codes as int64; results as arrays."""
+    """Data as C-contiguous float64 arrays; label codes as int64; weights and results as
+    float64 arrays."""
 
     @staticmethod
     def _as_matrix(X):
@@ -31,3 +32,7 @@ class FastMixin:
     @staticmethod
     def _n_rows_cols(X):
         return X.shape
+
+    @staticmethod
+    def _as_weights(sample_weight, n_samples):
+        return _arrays.as_sample_weight(sample_weight, n_samples)

@@ -34,7 +34,6 @@ class CommitteeMixin(FastMixin):
     """numpy weights, the shared presort for tree members, and numpy votes."""
 
     _tree_class = DecisionTreeClassifier
-    _as_weights = staticmethod(DecisionTreeClassifier._as_weights)
 
     def _fit(self, X, codes, weights):
         """Presort X once if the members are trees, for the whole fit."""

@@ -2,7 +2,7 @@
 Numba kernels (``_tree_kernels``).  Identical trees to refml's: same thresholds, same
 class totals, same node ids, same random feature draws (conformance/t18_parity_tree.py).
 
-Only the hot methods are overridden: weight validation (numpy), growing, the leaf lookup,
+Only the hot methods are overridden: growing, the leaf lookup,
 and the vectorised leaf votes and frequencies.  Pruning is refml's code run on the arrays'
 contents (it is linear in the number of nodes).
 """
@@ -10,7 +10,6 @@ contents (it is linear in the number of nodes).
 import numpy as np
 
 import refml.tree
-from refml import _validation as validation
 from refml._tree_split import Tree
 
 from . import _tree_kernels as kernels
@@ -22,20 +21,6 @@ INT_FIELDS = ("children_left", "children_right", "feature", "n_node_samples")
 
 class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
     __doc__ = refml.tree.DecisionTreeClassifier.__doc__
-
-    @staticmethod
-    def _as_weights(sample_weight, n_samples):
-        """refml's checks and messages, with numpy doing the work on numeric arrays."""
-        if not (isinstance(sample_weight, np.ndarray) and sample_weight.ndim == 1
-                and sample_weight.dtype.kind in "biuf"):
-            return np.asarray(validation.as_sample_weight(sample_weight, n_samples))
-        weights = sample_weight.astype(np.float64)  # a copy: the caller's array is untouched
-        validation.check_consistent_length(n_samples, weights.shape[0])
-        suspicious = (not np.isfinite(weights).all() or (weights < 0).any()
-                      or not (weights > 0).any() or weights.max() > 1e290)
-        if suspicious:  # refml's checks decide (its running sum decides an overflow)
-            validation.check_weight_values(weights.tolist())
-        return weights
 
     def _grow(self, X, codes, weights, settings, rng):
         kept = weights > 0.0
