@@ -131,3 +131,27 @@ def test_params_repr_and_clone(case):
     assert repr(estimator).startswith(type(estimator).__name__ + "(")
     with pytest.raises(ValueError, match="Invalid parameter"):
         estimator.set_params(no_such_parameter=1)
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e-300, 1e150])
+def test_numeric_extremes_fit_or_fail_clearly(case, scale):
+    """SPEC section 5, last row: no overflow crash, no NaN: a stable answer or a clear error."""
+    import math
+
+    estimator, X, y = case
+    extreme = [[value * scale for value in row] for row in X]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # numpy's overflow / invalid value
+        warnings.simplefilter("ignore", UserWarning)    # ConvergenceWarning and friends
+        try:
+            estimator.fit(extreme, y)
+        except ValueError as error:
+            assert str(error), "the error must say what went wrong"
+            assert not [a for a in vars(estimator) if a.endswith("_") and not a.startswith("_")]
+            return
+        predictions = list(estimator.predict(extreme))
+        assert set(predictions) <= set(estimator.classes_)
+        if hasattr(estimator, "predict_proba"):
+            for row in estimator.predict_proba(extreme):
+                assert all(math.isfinite(p) and 0.0 <= p <= 1.0 for p in row)
+                assert math.isclose(sum(row), 1.0, rel_tol=1e-9)
