@@ -8,7 +8,10 @@ whose sign is the Bayes rule.  The plug-in principle of lecture 001 ("Classifica
 regression"): learn f_hat(x) = w'x + b by OLS regression on the labels y_i in {-1, +1}
 (classes_[0] -> -1, classes_[1] -> +1) and predict
 
-    y_hat(x) = sign(f_hat(x)),   sign(0) -> classes_[0]  (a tie goes to the first class).
+    y_hat(x) = sign(f_hat(x)),   sign(0) = +1 -> classes_[1],
+
+the convention of lectures 002 and 004 (sign(w'x) = 1 when w'x >= 0), shared with the
+perceptron and the SVM so that every sign-based linear rule sends f = 0 to classes_[1].
 
 The solver, written out.  With the intercept, centre the data: x_c = x - x_bar.  Then w solves
 the normal equations
@@ -125,12 +128,12 @@ class LeastSquaresClassifier(Classifier):
         return [linalg.dot(self.coef_, x) + self.intercept_ for x in X]
 
     def decision_function(self, X):
-        """f_hat(x) = w'x + b for each row: > 0 predicts classes_[1]."""
+        """f_hat(x) = w'x + b for each row: >= 0 predicts classes_[1]."""
         X = self._validate_predict(X)
         return self._as_output(self._decision_values(X))
 
     def _predict_codes(self, X):
-        return [1 if value > 0.0 else 0 for value in self._decision_values(X)]
+        return [1 if value >= 0.0 else 0 for value in self._decision_values(X)]
 
 
 GRAM_LIMIT = 1e308

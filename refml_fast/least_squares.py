@@ -43,7 +43,7 @@ class LeastSquaresClassifier(FastMixin, reference.LeastSquaresClassifier):
         return values
 
     def _predict_codes(self, X):
-        return (self._decision_values(X) > 0.0).astype(np.int64)  # f = 0 -> classes_[0]
+        return (self._decision_values(X) >= 0.0).astype(np.int64)  # f = 0 -> classes_[1]
 
 
 # ----------------------------------------------------------------------------------------

@@ -115,10 +115,10 @@ def test_all_columns_constant_predicts_the_majority(lib):
     assert as_list(model.predict([[7.0]])) == [1]
 
 
-def test_f_equal_to_zero_goes_to_the_first_class(lib):
+def test_f_equal_to_zero_goes_to_the_second_class_as_sign_0_is_plus_1(lib):
     model = lib.LeastSquaresClassifier().fit(TIE_X, TIE_Y)
     assert as_list(model.decision_function([[0.0]])) == [0.0]
-    assert as_list(model.predict([[0.0], [0.5], [-0.5]])) == ["left", "right", "left"]
+    assert as_list(model.predict([[0.0], [0.5], [-0.5]])) == ["right", "right", "left"]
 
 
 def test_features_whose_squares_overflow_raise_a_clear_error(lib):
