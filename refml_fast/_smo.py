@@ -1,4 +1,4 @@
-"""SMO and the kernel evaluations as Numba kernels (see refml/_smo.py for the method).
+"""SMO as Numba kernels (see refml/_smo.py for the method; kernel values in ``_gram``).
 
 The same float operations in the same order as refml, so that both packages choose the same
 pairs, stop at the same step and return the same alphas:
@@ -20,14 +20,13 @@ pairs, stop at the same step and return the same alphas:
   cache cannot change a result).
 """
 
-import math
 import mmap
 
 import numpy as np
 
 from ._config import kernel
+from ._gram import diagonal_and_norms, kernel_row
 
-KERNEL_CODES = {"linear": 0, "rbf": 1, "poly": 2}
 STATUS = {0: "converged", 1: "max_iter", 2: "unbounded"}
 TAU = 1e-12
 PARTITION_SLACK = 0.25         # in units of v: points this far beyond m or M leave the scans
@@ -50,54 +49,6 @@ def row_cache(n):
         except (OSError, ValueError):
             pass
     return np.empty((slots, n))
-
-
-@kernel
-def kernel_pair(u, v, code, gamma, degree, coef0):
-    """K(u, v) for one pair of rows, as refml's ``kernel_value``."""
-    total = 0.0
-    if code == 1:
-        for k in range(u.shape[0]):
-            difference = u[k] - v[k]
-            total += difference * difference
-        return math.exp(-gamma * total)
-    for k in range(u.shape[0]):
-        total += u[k] * v[k]
-    if code == 0:
-        return total
-    base = gamma * total + coef0
-    value = 1.0
-    for _ in range(degree):
-        value *= base
-    return value
-
-
-@kernel
-def kernel_row(x, ZT, code, gamma, degree, coef0, out):
-    """out_t = K(x, z_t) for every column t of ZT (the rows z_t transposed)."""
-    n = ZT.shape[1]
-    for t in range(n):
-        out[t] = 0.0
-    if code == 1:
-        for k in range(ZT.shape[0]):
-            xk = x[k]
-            for t in range(n):
-                difference = xk - ZT[k, t]
-                out[t] += difference * difference
-        for t in range(n):
-            out[t] = math.exp(-gamma * out[t])
-        return
-    for k in range(ZT.shape[0]):
-        xk = x[k]
-        for t in range(n):
-            out[t] += xk * ZT[k, t]
-    if code == 2:
-        for t in range(n):
-            base = gamma * out[t] + coef0
-            value = 1.0
-            for _ in range(degree):
-                value *= base
-            out[t] = value
 
 
 @kernel
@@ -294,18 +245,6 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache):
 
 
 @kernel
-def diagonal_and_norms(X, code, gamma, degree, coef0):
-    """K_tt and r_t = sqrt(K_tt) = ||phi(x_t)|| for every t."""
-    n = X.shape[0]
-    diagonal = np.empty(n)
-    r = np.empty(n)
-    for t in range(n):
-        diagonal[t] = kernel_pair(X[t], X[t], code, gamma, degree, coef0)
-        r[t] = np.sqrt(max(diagonal[t], 0.0))
-    return diagonal, r
-
-
-@kernel
 def pair_step(i, j, m, v, row_i, diagonal, alpha, y, C):
     """(s, a_ij): refml's ``pair_step`` and its update of alpha_i, alpha_j (s = inf: none)."""
     b = m - v[j]
@@ -376,45 +315,3 @@ def move_bounds(code, X, i, j, step, a, k_ij, diagonal, r, eta, shift, bounds):
     if bounds[2] < np.inf:
         bounds[2] -= eta * abs(bounds[2]) + (charge + eta * drift) * bounds[3] * (1.0 + eta)
     return drift
-
-
-@kernel
-def primal_coef(dual_coef, support_vectors, beta):
-    """beta_j = sum_s (alpha_s y_s) x_sj, support vectors in order (refml's loop)."""
-    for j in range(beta.shape[0]):
-        beta[j] = 0.0
-    for s in range(dual_coef.shape[0]):
-        for j in range(beta.shape[0]):
-            beta[j] += dual_coef[s] * support_vectors[s, j]
-
-
-@kernel
-def raw_scores(X, code, coef, dual_coef, support_vectors, gamma, degree, coef0, out):
-    """f(x) - beta_0 for every row: beta'x (linear) or sum_s a_s K(x_s, x), s in order."""
-    for r in range(X.shape[0]):
-        total = 0.0
-        if code == 0:
-            for k in range(X.shape[1]):
-                total += coef[k] * X[r, k]
-        else:
-            for s in range(dual_coef.shape[0]):
-                total += dual_coef[s] * kernel_pair(support_vectors[s], X[r], code, gamma,
-                                                    degree, coef0)
-        out[r] = total
-
-
-@kernel
-def scale_gamma(X):
-    """1 / (d Var(X)) over all entries, row by row (refml's loops); 1.0 if Var = 0."""
-    n, d = X.shape
-    total = 0.0
-    for r in range(n):
-        for k in range(d):
-            total += X[r, k]
-    mean = total / (n * d)
-    squares = 0.0
-    for r in range(n):
-        for k in range(d):
-            squares += (X[r, k] - mean) * (X[r, k] - mean)
-    variance = squares / (n * d)
-    return 1.0 / (d * variance) if variance > 0.0 else 1.0

@@ -1,4 +1,4 @@
-"""The SVM of refml.svm with SMO, kernel rows and scores as Numba kernels (refml_fast/_smo.py).
+"""The SVM of refml.svm with SMO, kernel rows and scores as Numba kernels (refml_fast/_smo.py, refml_fast/_gram.py).
 
 Only the hot methods are overridden: solving the dual, the gamma="scale" sum, beta from the
 support vectors and the scores f(x) - beta_0.  Primal recovery, the intercept, the KKT
@@ -10,7 +10,7 @@ import numpy as np
 
 from refml import svm as reference
 
-from . import _smo
+from . import _gram, _smo
 from .base import FastMixin
 from .separability import linear_separability
 
@@ -21,10 +21,10 @@ class SVC(FastMixin, reference.SVC):
     def _gamma_value(self, X):
         if not isinstance(self.gamma, str):
             return float(self.gamma)
-        return float(_smo.scale_gamma(X))
+        return float(_gram.scale_gamma(X))
 
     def _kernel_diagonal(self, X):
-        return _smo.diagonal_and_norms(X, _smo.KERNEL_CODES[self.kernel], self.gamma_,
+        return _gram.diagonal_and_norms(X, _gram.KERNEL_CODES[self.kernel], self.gamma_,
                                        self.degree, float(self.coef0))[0].tolist()
 
     def _solve_dual(self, X, y, C):
@@ -32,7 +32,7 @@ class SVC(FastMixin, reference.SVC):
         n = X.shape[0]
         alpha = np.empty(n)
         n_iter, status = _smo.smo(
-            X, np.ascontiguousarray(X.T), y, _smo.KERNEL_CODES[self.kernel], self.gamma_,
+            X, np.ascontiguousarray(X.T), y, _gram.KERNEL_CODES[self.kernel], self.gamma_,
             self.degree, float(self.coef0), C, float(self.tol), self.max_iter, alpha,
             _smo.row_cache(n))
         return alpha.tolist(), int(n_iter), _smo.STATUS[int(status)]
@@ -47,7 +47,7 @@ class SVC(FastMixin, reference.SVC):
 
     def _primal_coef(self):
         beta = np.empty(self.n_features_in_)
-        _smo.primal_coef(self.dual_coef_, self.support_vectors_, beta)
+        _gram.primal_coef(self.dual_coef_, self.support_vectors_, beta)
         return beta
 
     def _training_scores(self, X):
@@ -56,7 +56,7 @@ class SVC(FastMixin, reference.SVC):
     def _raw_scores(self, X):
         scores = np.empty(X.shape[0])
         coef = self.coef_ if self.kernel == "linear" else np.empty(0)
-        _smo.raw_scores(X, _smo.KERNEL_CODES[self.kernel], coef, self.dual_coef_,
+        _gram.raw_scores(X, _gram.KERNEL_CODES[self.kernel], coef, self.dual_coef_,
                         self.support_vectors_, self.gamma_, self.degree, float(self.coef0),
                         scores)
         return scores
