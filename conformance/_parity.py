@@ -41,6 +41,21 @@ def random_dataset(rng, n_min=2, n_max=40, d_max=5, k_max=5, binary=False):
     return X, y, X_query
 
 
+def random_weights(rng, n, scales=(1.0,), floor=1e-3):
+    """Random sample weights for n rows: None (unweighted), small integers (a weight m is m
+    repeated rows; some rows get 0, one gets 1 so not all are 0), or positive reals at one of
+    ``scales``, a tenth of them at the ``floor`` (scale * floor)."""
+    kind = rng.randbelow(2 + len(scales))
+    if kind == 0:
+        return None
+    if kind == 1:
+        weights = [float(rng.randbelow(4)) for _ in range(n)]
+        weights[rng.randbelow(n)] = 1.0
+        return weights
+    scale = scales[kind - 2]
+    return [scale * rng.random() * (rng.random() < 0.9) + scale * floor for _ in range(n)]
+
+
 def parity_theorem(title, make_estimator, make_data=random_dataset, quick=100,
                    default=300, full=3000, extra_outputs=()):
     """A Theorem asserting identical predictions of ``make_estimator(refml, params)`` and

@@ -28,26 +28,15 @@ K = 3..5 classes with SAMME's alpha_m + log(K - 1), threshold 1 - 1/K and argmax
 import math
 
 from ._harness import Theorem
-from ._parity import random_dataset
+from ._parity import random_dataset, random_weights
 
 SOURCE = "003 AdaBoost"
 TOLERANCE = 1e-9
 
 
-def random_start_weights(rng, n):
-    kind = rng.randbelow(3)
-    if kind == 0:
-        return None
-    if kind == 1:
-        weights = [float(rng.randbelow(4)) for _ in range(n)]
-        weights[rng.randbelow(n)] = 1.0
-        return weights
-    return [0.05 + rng.random() for _ in range(n)]
-
-
 def make_instance(rng, binary=True):
     X, y, _ = random_dataset(rng, n_min=4, n_max=40, binary=binary, k_max=5)
-    return {"X": X, "y": y, "weights": random_start_weights(rng, len(y)),
+    return {"X": X, "y": y, "weights": random_weights(rng, len(y), floor=0.05),
             "learner": rng.randbelow(4), "M": 1 + rng.randbelow(40)}
 
 

@@ -13,7 +13,7 @@
 """
 
 from ._harness import Theorem
-from ._parity import parity_theorem, random_dataset
+from ._parity import parity_theorem, random_dataset, random_weights
 
 CRITERIA = ("gini", "entropy")
 
@@ -57,16 +57,6 @@ def make_adaboost(package, rng):
 
 
 # --- float for float, with weights ------------------------------------------------------------
-
-def random_weights(rng, n):
-    kind = rng.randbelow(3)
-    if kind == 0:
-        return None
-    if kind == 1:
-        weights = [float(rng.randbelow(4)) for _ in range(n)]
-        weights[rng.randbelow(n)] = 1.0
-        return weights
-    return [0.01 + rng.random() for _ in range(n)]
 
 
 def make_weighted(rng):

@@ -13,7 +13,7 @@
 """
 
 from ._harness import Theorem
-from ._parity import parity_theorem, random_dataset
+from ._parity import parity_theorem, random_dataset, random_weights
 
 CRITERIA = ("gini", "entropy")
 MAX_FEATURES = (None, None, 1, 2, "sqrt", "log2", 0.5)
@@ -35,24 +35,13 @@ def make_tree(package, rng):
     return package.DecisionTreeClassifier(**params)
 
 
-def random_weights(rng, n):
-    kind = rng.randbelow(5)
-    if kind == 0:
-        return None
-    if kind == 1:
-        weights = [float(rng.randbelow(4)) for _ in range(n)]
-        weights[rng.randbelow(n)] = 1.0
-        return weights
-    scale = (1.0, 1e-3, 1e6)[kind - 2]
-    return [scale * rng.random() * (rng.random() < 0.9) + scale * 1e-3 for _ in range(n)]
-
-
 def make_weighted(rng):
     X, y, X_query = random_dataset(rng)
     params = random_params(rng)
     if isinstance(params["max_features"], int):
         params["max_features"] = min(params["max_features"], len(X[0]))
-    return {"X": X, "y": y, "X_query": X_query, "weights": random_weights(rng, len(y)),
+    weights = random_weights(rng, len(y), scales=(1.0, 1e-3, 1e6))
+    return {"X": X, "y": y, "X_query": X_query, "weights": weights,
             "params": params, "weakest_link": rng.random() < 0.5, "seed": rng.next_u64()}
 
 
