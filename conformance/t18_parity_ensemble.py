@@ -119,13 +119,13 @@ def _lists(values):
 
 THEOREMS = [
     parity_theorem("BaggingClassifier (trees, entropy trees, 1-NN), random data", make_bagging,
-                   extra_outputs=("predict_proba",), quick=20),
+                   extra_outputs=("predict_proba",), quick=100),
     parity_theorem("RandomForestClassifier (often on 2 threads), random data", make_forest,
-                   extra_outputs=("predict_proba",), quick=20),
+                   extra_outputs=("predict_proba",), quick=100),
     parity_theorem("AdaBoostClassifier (stumps, deeper trees, SAMME), random data",
-                   make_adaboost, extra_outputs=("decision_function",), quick=20),
+                   make_adaboost, extra_outputs=("decision_function",), quick=100),
     Theorem(18, "Parity: ensembles with sample weights, float for float, 1 and 2 threads",
             "SPEC.md section 1", make_weighted, check_weighted,
             size=lambda inst: len(inst["X"]) * len(inst["X"][0]), describe=repr,
-            needs_fast=True, quick=20),
+            needs_fast=True, quick=100),
 ]
