@@ -95,7 +95,7 @@ def parity_theorem(title, make_estimator, make_data=random_dataset, quick=100,
                 expected = [_flat(r) for r in getattr(reference, method)(rows)]
                 found = [_flat(r) for r in getattr(fast, method)(rows)]
                 disagreements += sum(1 for a, b in zip(expected, found) if not _close(a, b))
-        return -float(disagreements)
+        return float(-disagreements)
 
     return Theorem(number=18, title=f"Parity: {title}", source="SPEC.md section 1",
                    make_instance=make_instance, check=check,
