@@ -56,7 +56,7 @@ def run(theorem, n_instances, seed=0, progress=None):
     for index in range(n_instances):
         instance = theorem.make_instance(instance_generator(theorem, index, seed))
         try:
-            slack = float(theorem.check(instance))
+            slack = float(theorem.check(instance)) + 0.0  # + 0.0 turns -0.0 into 0.0
         except Exception as error:  # an exception is a failure of the instance
             slack = float("-inf")
             result.errors.append(f"instance {index}: {type(error).__name__}: {error}")
