@@ -67,6 +67,8 @@ def _is_row(obj):
     """A row is a sequence of numbers: anything iterable that is not a string or bytes."""
     if isinstance(obj, (str, bytes)):
         return False
+    if getattr(obj, "ndim", None) == 0:  # numpy scalars and 0-d arrays are single values
+        return False
     return hasattr(obj, "__iter__") or hasattr(obj, "__getitem__")
 
 

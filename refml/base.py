@@ -152,7 +152,7 @@ class Classifier(DataEstimator):
 
     # --- fit / predict plumbing ---
     def _validate_fit(self, X, y):
-        """(X, codes) validated; sets ``classes_`` and ``n_features_in_`` only on success."""
+        """(X, codes, classes, n_features) from validated X and y; stores nothing."""
         X = self._as_matrix(X)
         labels = validation.as_labels(y)
         n_samples, n_features = self._n_rows_cols(X)
@@ -164,7 +164,6 @@ class Classifier(DataEstimator):
         else:
             validation.check_n_classes(classes, self._min_classes, name)
         return X, self._as_codes(codes), classes, n_features
-
 
     def fit(self, X, y):
         """Validate, then learn; nothing is stored if validation or learning fails."""
@@ -193,14 +192,9 @@ class Classifier(DataEstimator):
 
     def score(self, X, y):
         """Accuracy: the fraction of rows of X whose prediction equals y."""
-        predictions = list(self.predict(X))
-        labels = validation.as_labels(y)
-        validation.check_consistent_length(len(predictions), len(labels))
-        correct = 0
-        for predicted, label in zip(predictions, labels):
-            if predicted == label:
-                correct += 1
-        return correct / len(labels)
+        from .metrics import accuracy_score
+
+        return accuracy_score(y, self.predict(X))
 
     # --- helpers for binary algorithms (SPEC section 2) ---
     @staticmethod

@@ -97,6 +97,21 @@ def test_as_matrix_accepts_generators_and_fractions():
 
 
 @pytest.mark.fast
+def test_lists_of_numpy_rows_and_scalars_are_ordinary_data():
+    import numpy as np
+
+    expected = [[1.0, 2.0], [3.0, 4.0]]
+    assert validation.as_matrix(list(np.array(expected))) == expected
+    assert validation.as_matrix([[np.float64(1.0), np.int64(2)], [np.float32(3.0), 4]]) == expected
+    assert validation.as_labels(list(np.array([2, 1, 2]))) == [2, 1, 2]
+    assert validation.as_labels([np.str_("b"), np.str_("a")]) == ["b", "a"]
+    with pytest.raises(TypeError, match="omplex"):
+        validation.as_matrix([[np.complex128(1 + 1j)]])
+    with pytest.raises(ValueError, match="Unknown label type: continuous"):
+        validation.as_labels([np.float64(0.5), np.float64(1.0)])
+
+
+@pytest.mark.fast
 def test_fast_converter_leaves_arrays_untouched():
     import numpy as np
     from refml_fast import _arrays
