@@ -222,9 +222,11 @@ def fisher_discriminant(L, mu_0, mu_1, omega_0, omega_1):
     """(w, b) with P(Y = 1 | x) = sigma(w'x + b), given L L' = Sigma (lecture 001).
 
     w = Sigma^{-1} (mu_1 - mu_0);  b = -1/2 (mu_1 + mu_0)' w + log(omega_1 / omega_0).
+    The log-odds are taken as log omega_1 - log omega_0: the quotient overflows for a
+    subnormal prior (priors=[5e-324, 1.0] gave b = inf).
     """
     w = linalg.cholesky_solve(L, linalg.subtract(mu_1, mu_0))
-    b = -0.5 * linalg.dot(linalg.add(mu_1, mu_0), w) + math.log(omega_1 / omega_0)
+    b = -0.5 * linalg.dot(linalg.add(mu_1, mu_0), w) + (math.log(omega_1) - math.log(omega_0))
     return w, b
 
 

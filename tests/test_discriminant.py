@@ -116,6 +116,13 @@ def test_priors_enter_the_intercept_as_the_log_odds(lib):
     assert as_list(plain.predict([[-0.2]])) == [0]
 
 
+def test_a_tiny_prior_gives_a_finite_intercept(lib):
+    # log(omega_1 / omega_0) overflows for omega_0 = 5e-324; log omega_1 - log omega_0 does not.
+    model = lib.LinearDiscriminantAnalysis(priors=[5e-324, 1.0]).fit(LINE_X, LINE_Y)
+    assert close(model.intercept_[0], -math.log(5e-324))
+    assert as_list(model.predict([[-2.0]])) == [1]
+
+
 def test_a_score_of_exactly_zero_goes_to_the_first_class(lib):
     model = lib.LinearDiscriminantAnalysis().fit(LINE_X, LINE_Y)
     assert as_list(model.decision_function([[0.0]])) == [0.0]
