@@ -33,8 +33,8 @@ plus 1e-12.  For errors close to normal a correct statement fails an instance wi
 probability of order 1e-8, so other ``--seed``s and ``--full`` are not expected to flake;
 the z-values seen by hand stayed within +-3.3 (1000 synthetic instances; 0.3% beyond 3,
 as for a normal) and +-2.9 (240 tree comparisons, other seeds).  The slack is
-(tolerance - |observed - formula|) / scale (the formula's value for synthetic draws; 1/4, the largest variance of a vote in [0, 1],
-for the trees).  The tree check compares the observed variance with the formula at the
+(tolerance - |observed - formula|) / scale (the formula's value for synthetic draws;
+1/4, the largest variance of a vote in [0, 1], for the trees).  The tree check compares the observed variance with the formula at the
 estimated sigma^2 = tau^2 + within and rho = tau^2 / sigma^2.
 
 Power, tried by hand on the first instances: the independence formula sigma^2 / B fails 19
