@@ -34,8 +34,9 @@ probability of order 1e-8, so other ``--seed``s and ``--full`` are not expected 
 the z-values seen by hand stayed within +-3.3 (1000 synthetic instances; 0.3% beyond 3,
 as for a normal) and +-2.9 (240 tree comparisons, other seeds).  The slack is
 (tolerance - |observed - formula|) / scale (the formula's value for synthetic draws;
-1/4, the largest variance of a vote in [0, 1], for the trees).  The tree check compares the observed variance with the formula at the
-estimated sigma^2 = tau^2 + within and rho = tau^2 / sigma^2.
+1/4, the largest variance of a vote in [0, 1], for the trees).  The tree check compares
+the observed variance with the formula at the estimated sigma^2 = tau^2 + within and
+rho = tau^2 / sigma^2.
 
 Power, tried by hand on the first instances: the independence formula sigma^2 / B fails 19
 of 20 synthetic instances and 2 of 4 tree instances, rho sigma^2 alone 8 of 20 synthetic
