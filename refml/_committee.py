@@ -65,9 +65,13 @@ class Committee(WeightedClassifier):
         return member
 
     def _member_codes(self, member, X):
-        """The class code (index in ``classes_``) the member predicts for each row of X."""
+        """The class code (index in ``classes_``) the member predicts for each row of X.
+
+        Passed through ``_as_codes``: a refml member inside a refml_fast ensemble returns a
+        list, which refml_fast's vote arithmetic needs as an array.
+        """
         if isinstance(member, Classifier) and list(member.classes_) == list(self.classes_):
-            return member._predict_codes(X)
+            return self._as_codes(member._predict_codes(X))
         index = {label: k for k, label in enumerate(self.classes_)}
         return self._as_codes([index[label] for label in member.predict(X)])
 

@@ -380,6 +380,21 @@ def test_adaboost_weights_agree_float_for_float():
 
 
 @pytest.mark.fast
+def test_a_refml_tree_inside_refml_fast_adaboost_votes_like_refml():
+    # A refml member returns its codes as a list; the fast score sum once compared that list
+    # with 1 as a whole (False), so every member voted -1 (46 of 100 QUERY rows wrong).
+    import refml
+    import refml_fast
+
+    stump = refml.DecisionTreeClassifier(max_depth=2)
+    fitted = [lib.AdaBoostClassifier(estimator=stump, n_estimators=3).fit(BLOB_X, BLOB_Y)
+              for lib in (refml, refml_fast)]
+    assert as_list(fitted[1].decision_function(QUERY)) == \
+           as_list(fitted[0].decision_function(QUERY))
+    assert as_list(fitted[1].predict(QUERY)) == as_list(fitted[0].predict(QUERY))
+
+
+@pytest.mark.fast
 def test_kernels_run_as_plain_python_with_the_same_result():
     """NUMBA_DISABLE_JIT=1 runs the kernel bodies as Python (coverage, STYLE.md rule 8)."""
     code = ("import refml_fast\n"
