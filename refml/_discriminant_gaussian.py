@@ -139,7 +139,8 @@ def singular_message(what, index, reg_param):
             f"(1 - R^2 <= {SINGULAR_TOLERANCE:g}), e.g. collinear features or a class with "
             f"a single sample; the Gaussian density is undefined. Set reg_param > 0 "
             f"(currently {reg_param!r}) to use (1 - reg_param) Sigma + reg_param I, or remove "
-            "the redundant features")
+            "the redundant features (or, if X holds values so small that their squares "
+            "underflow to 0, rescale X)")
 
 
 def _check_finite(Sigma, what):
