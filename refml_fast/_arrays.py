@@ -9,6 +9,22 @@ import numpy as np
 
 from refml import _validation as validation
 
+from ._config import kernel
+
+
+@kernel
+def non_finite(X):
+    """(holds a NaN, holds an infinity) for a 2-D float64 array, in one pass, no allocation."""
+    has_infinity = False
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            value = X[i, j]
+            if value != value:
+                return True, has_infinity
+            if value == np.inf or value == -np.inf:
+                has_infinity = True
+    return False, has_infinity
+
 
 def as_matrix(X, name="X"):
     """X as a C-contiguous float64 2-D array, validated."""
@@ -32,11 +48,13 @@ def _check_numeric_array(X, name):
         raise ValueError(validation.empty_samples_message(X.shape[1]))
     if X.shape[1] == 0:
         raise ValueError(validation.empty_features_message(X.shape[0]))
+    is_float = X.dtype.kind == "f"
     X = np.ascontiguousarray(X, dtype=np.float64)
-    if X.dtype.kind == "f":
-        if np.isnan(X).any():
+    if is_float:
+        has_nan, has_infinity = non_finite(X)
+        if has_nan:
             raise ValueError(validation.non_finite_message(name, "NaN"))
-        if np.isinf(X).any():
+        if has_infinity:
             raise ValueError(validation.non_finite_message(name, "infinity"))
     return X
 
