@@ -22,7 +22,8 @@ members of a B-member ensemble are exactly the b-member ensemble with the same s
 """
 
 from . import _validation as validation
-from ._committee import Committee, SingleClassVoter, accepts_sample_weight, argmax
+from ._committee import Committee, SingleClassVoter, accepts_sample_weight
+from ._linalg import argmax
 from ._random import Generator, check_random_state
 
 

@@ -27,7 +27,8 @@ Where the code goes beyond the print (each documented in the class docstring):
 import math
 import warnings
 
-from ._committee import Committee, accepts_sample_weight, argmax
+from ._committee import Committee, accepts_sample_weight
+from ._linalg import argmax
 from ._random import check_random_state
 
 

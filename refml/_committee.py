@@ -84,15 +84,6 @@ def accepts_sample_weight(estimator):
         return False
 
 
-def argmax(values):
-    """The index of the largest value, the first one on ties (SPEC section 4)."""
-    best = 0
-    for k in range(1, len(values)):
-        if values[k] > values[best]:
-            best = k
-    return best
-
-
 class SingleClassVoter:
     """The member fitted on a bootstrap sample that holds a single class: it votes for it.
 

@@ -163,15 +163,6 @@ def scores_overflow_message():
             "X far too large for the fitted model); rescale X")
 
 
-def argmax(values):
-    """The index of the largest value; ties go to the first (SPEC section 4)."""
-    best = 0
-    for k in range(1, len(values)):
-        if values[k] > values[best]:
-            best = k
-    return best
-
-
 def softmax(scores):
     """exp(delta_k) / sum_l exp(delta_l), by log-sum-exp: exponents <= 0, never overflow."""
     top = max(scores)

@@ -46,6 +46,15 @@ def axpy(c, u, v):
     return [b + c * a for a, b in zip(u, v)]
 
 
+def argmax(values):
+    """The index of the largest value; ties go to the first (SPEC section 4)."""
+    best = 0
+    for k in range(1, len(values)):
+        if values[k] > values[best]:
+            best = k
+    return best
+
+
 def zeros(n):
     return [0.0] * n
 

@@ -118,7 +118,7 @@ class _GaussianDiscriminant(Classifier):
         """One score column: classes_[1] iff w'x + b > 0.  K columns: the first argmax."""
         if len(scores[0]) == 1:
             return [1 if row[0] > 0.0 else 0 for row in scores]
-        return [gaussian.argmax(row) for row in scores]
+        return [linalg.argmax(row) for row in scores]
 
     @staticmethod
     def _posterior_from_scores(scores):

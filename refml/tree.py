@@ -15,6 +15,7 @@ import math
 import numbers
 
 from . import _validation as validation
+from ._linalg import argmax
 from ._random import check_random_state
 from ._tree_prune import prune
 from ._tree_split import CRITERIA, LEAF, grow
@@ -160,7 +161,7 @@ class DecisionTreeClassifier(WeightedClassifier):
 
     def _leaf_codes(self, leaves):
         """The majority class of each leaf (ties: the first class in classes_ order)."""
-        return [_argmax(self.tree_.value[leaf]) for leaf in leaves]
+        return [argmax(self.tree_.value[leaf]) for leaf in leaves]
 
     def predict_proba(self, X):
         """p_k of the leaf each row falls into: its weighted class frequencies c_k / W."""
@@ -229,20 +230,11 @@ class DecisionTreeClassifier(WeightedClassifier):
 
     def _leaf_text(self, node, decimals, show_weights):
         counts = [float(c) for c in self.tree_.value[node]]
-        text = f"class: {self.classes_[_argmax(counts)]}"
+        text = f"class: {self.classes_[argmax(counts)]}"
         if show_weights:
             shown = ", ".join(f"{c:.{decimals}f}" for c in counts)
             text = f"weights: [{shown}] {text}"
         return text
-
-
-def _argmax(values):
-    """The index of the largest value, the first one on ties."""
-    best = 0
-    for k in range(1, len(values)):
-        if values[k] > values[best]:
-            best = k
-    return best
 
 
 def _node_depths(tree):
