@@ -10,13 +10,18 @@ classes these do the same arithmetic faster, without changing a single float:
   the row-by-row loop, without storing g in between;
 - the probability is ``probabilities_from_scores`` written out for one score:
   m = max(0, z), e_0 = exp(-m), e_1 = exp(z - m), P_1 = e_1 / ((0 + e_0) + e_1),
-  log(1 + e^z) = m + log((0 + e_0) + e_1).
+  log(1 + e^z) = m + log((0 + e_0) + e_1), skipping the exponential that is exp(0) = 1;
+- the objective also returns the Hessian's sample weights P_i1 (1 - P_i1), which the
+  Newton step at the same theta reuses instead of scoring the data again;
+- the Hessian's rows are shared among threads, each entry summed by one thread.
 n mod 8 samples at the end go one at a time.
 """
 
 import math
 
+import numba
 import numpy as np
+from numba import prange
 
 from ._config import kernel
 
@@ -73,10 +78,20 @@ def fill_scores(X, i, block, theta, fit_intercept, z):
 
 @kernel
 def probability_and_log_normaliser(z):
-    """(P(Y = 1 | x), log(1 + e^z)) for one score z."""
-    m = z if z > 0.0 else 0.0
-    e0 = math.exp(-m)
-    e1 = math.exp(z - m)
+    """(P(Y = 1 | x), log(1 + e^z)) for one score z, with one call of exp.
+
+    refml takes e_0 = exp(-m) and e_1 = exp(z - m), m = max(0, z): one of the two
+    exponents is 0 for a finite z (exp(0) = 1 exactly), so only the other is computed.  An
+    infinite or NaN z takes refml's path as written.
+    """
+    if z > 0.0:
+        m = z
+        e0 = math.exp(-z)
+        e1 = 1.0 if z - z == 0.0 else math.exp(z - z)
+    else:
+        m = 0.0
+        e0 = 1.0                 # exp(-0.0)
+        e1 = math.exp(z)         # exp(z - 0.0), z - 0.0 == z for every z
     total = 0.0
     total += e0
     total += e1
@@ -84,8 +99,12 @@ def probability_and_log_normaliser(z):
 
 
 @kernel
-def objective_binary(X, codes, theta, fit_intercept, alpha, gradient):
-    """``_logistic_kernels.objective`` for K = 2 (same floats)."""
+def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
+    """``_logistic_kernels.objective`` for K = 2 (same floats).
+
+    Also writes the Hessian's sample weights at theta, weights[i] = P_i1 (1 - P_i1), so that
+    the Newton step that follows an accepted trial point need not score the data again.
+    """
     n, d = X.shape
     p = d + (1 if fit_intercept else 0)
     z = np.empty(BLOCK)
@@ -99,6 +118,7 @@ def objective_binary(X, codes, theta, fit_intercept, alpha, gradient):
         fill_scores(X, i, block, theta, fit_intercept, z)
         for b in range(block):
             probability, log_normaliser = probability_and_log_normaliser(z[b])
+            weights[i + b] = probability * (1.0 - probability)
             y = codes[i + b]
             z_y = z[b] if y > 0 else 0.0
             data_loss += log_normaliser - z_y
@@ -134,52 +154,132 @@ def objective_binary(X, codes, theta, fit_intercept, alpha, gradient):
 
 
 @kernel
-def hessian_binary(X, theta, fit_intercept, alpha, H):
-    """``_logistic_kernels.hessian`` for K = 2 (same floats): H[j, jj] += a_i x~_ijj with
-    a_i = w_i x~_ij, w_i = P_i1 (1 - P_i1), eight samples per pass over H."""
-    n, d = X.shape
-    p = d + (1 if fit_intercept else 0)
-    x = np.empty((BLOCK, p))
+def sample_weights_binary(X, theta, fit_intercept, weights):
+    """weights[i] = P_i1 (1 - P_i1) at theta (as ``objective_binary`` writes them)."""
+    n = X.shape[0]
     z = np.empty(BLOCK)
-    w = np.empty(BLOCK)
     i = 0
     while i < n:
         block = BLOCK if i + BLOCK <= n else 1
         fill_scores(X, i, block, theta, fit_intercept, z)
         for b in range(block):
             probability, _ = probability_and_log_normaliser(z[b])
-            w[b] = probability * (1.0 - probability)
+            weights[i + b] = probability * (1.0 - probability)
+        i += block
+
+
+@kernel
+def accumulate_hessian_rows(X, weights, fit_intercept, S, first, stop):
+    """Rows first..stop-1 of S += sum_i a_i x~_i' with a_ij = w_i x~_ij, i = 0..n-1 in order
+    (the Hessian before its division by n), w_i = P_i1 (1 - P_i1) given.
+
+    Eight samples per pass over S, two rows of S at a time (``first`` even): entry S[j, jj]
+    receives the eight samples' terms one after the other, as in refml.  Row j is updated
+    on columns 0..j+1 rounded up to a multiple of eight, whole vectors without a scalar
+    remainder; the entries above the diagonal that this touches are scratch, never read
+    (S has room for them, and for row p when p is odd; the rows of x are zero beyond p).
+    """
+    n, d = X.shape
+    width = S.shape[1]
+    x = np.zeros((BLOCK, width))
+    i = 0
+    while i + BLOCK <= n:
+        for b in range(BLOCK):
             for j in range(d):
                 x[b, j] = X[i + b, j]
             if fit_intercept:
                 x[b, d] = 1.0
-        if block == BLOCK:
-            for j in range(p):
-                a0 = w[0] * x[0, j]
-                a1 = w[1] * x[1, j]
-                a2 = w[2] * x[2, j]
-                a3 = w[3] * x[3, j]
-                a4 = w[4] * x[4, j]
-                a5 = w[5] * x[5, j]
-                a6 = w[6] * x[6, j]
-                a7 = w[7] * x[7, j]
-                for jj in range(j + 1):
-                    total = H[j, jj] + a0 * x[0, jj]
-                    total = total + a1 * x[1, jj]
-                    total = total + a2 * x[2, jj]
-                    total = total + a3 * x[3, jj]
-                    total = total + a4 * x[4, jj]
-                    total = total + a5 * x[5, jj]
-                    total = total + a6 * x[6, jj]
-                    H[j, jj] = total + a7 * x[7, jj]
-        else:
-            for j in range(p):
-                a = w[0] * x[0, j]
-                for jj in range(j + 1):
-                    H[j, jj] += a * x[0, jj]
-        i += block
+        w0, w1, w2, w3 = weights[i], weights[i + 1], weights[i + 2], weights[i + 3]
+        w4, w5, w6, w7 = weights[i + 4], weights[i + 5], weights[i + 6], weights[i + 7]
+        for j in range(first, stop, 2):
+            a0, b0 = w0 * x[0, j], w0 * x[0, j + 1]
+            a1, b1 = w1 * x[1, j], w1 * x[1, j + 1]
+            a2, b2 = w2 * x[2, j], w2 * x[2, j + 1]
+            a3, b3 = w3 * x[3, j], w3 * x[3, j + 1]
+            a4, b4 = w4 * x[4, j], w4 * x[4, j + 1]
+            a5, b5 = w5 * x[5, j], w5 * x[5, j + 1]
+            a6, b6 = w6 * x[6, j], w6 * x[6, j + 1]
+            a7, b7 = w7 * x[7, j], w7 * x[7, j + 1]
+            for jj in range((j + 2 + BLOCK - 1) // BLOCK * BLOCK):
+                x0, x1, x2, x3 = x[0, jj], x[1, jj], x[2, jj], x[3, jj]
+                x4, x5, x6, x7 = x[4, jj], x[5, jj], x[6, jj], x[7, jj]
+                total = S[j, jj] + a0 * x0
+                total = total + a1 * x1
+                total = total + a2 * x2
+                total = total + a3 * x3
+                total = total + a4 * x4
+                total = total + a5 * x5
+                total = total + a6 * x6
+                S[j, jj] = total + a7 * x7
+                total = S[j + 1, jj] + b0 * x0
+                total = total + b1 * x1
+                total = total + b2 * x2
+                total = total + b3 * x3
+                total = total + b4 * x4
+                total = total + b5 * x5
+                total = total + b6 * x6
+                S[j + 1, jj] = total + b7 * x7
+        i += BLOCK
+    while i < n:                                  # the last n mod 8 samples, one at a time
+        for j in range(d):
+            x[0, j] = X[i, j]
+        if fit_intercept:
+            x[0, d] = 1.0
+        for j in range(first, stop):
+            a = weights[i] * x[0, j]
+            for jj in range(j + 1):
+                S[j, jj] += a * x[0, jj]
+        i += 1
+
+
+@kernel(parallel=True)
+def accumulate_hessian_parallel(X, weights, fit_intercept, S, bounds):
+    """``accumulate_hessian_rows`` on the row ranges bounds[t]..bounds[t+1], one per thread
+    (each entry still summed by one thread in sample order: the same floats)."""
+    for t in prange(bounds.shape[0] - 1):
+        accumulate_hessian_rows(X, weights, fit_intercept, S, bounds[t], bounds[t + 1])
+
+
+@kernel
+def finish_hessian(S, n, d, alpha, H):
+    """H = lower triangle of S / n, plus alpha on the diagonal of the w-part."""
+    p = H.shape[0]
     for r in range(p):
         for c in range(r + 1):
-            H[r, c] = H[r, c] / n
+            H[r, c] = S[r, c] / n
         if r < d:
             H[r, r] = H[r, r] + alpha
+
+
+PARALLEL_WORK = 2_000_000  # n p^2 above which the rows of H are shared among threads
+
+
+def row_bounds(p, parts):
+    """Even row boundaries 0 = b_0 <= ... <= b_parts = p that split the work into near-equal
+    parts: rows go in pairs (j, j + 1), and a pair costs about j + 2 columns, rounded up to
+    eight, per row."""
+    pair_cost = [2 * ((j + 2 + BLOCK - 1) // BLOCK * BLOCK) for j in range(0, p, 2)]
+    total = sum(pair_cost)
+    bounds, done, pair = [0], 0, 0
+    for part in range(1, parts):
+        while pair < len(pair_cost) and done + pair_cost[pair] / 2 <= total * part / parts:
+            done += pair_cost[pair]
+            pair += 1
+        bounds.append(min(2 * pair, p))
+    bounds.append(p)
+    return np.array(bounds, dtype=np.int64)
+
+
+def hessian_binary(X, weights, fit_intercept, alpha, H):
+    """``_logistic_kernels.hessian`` for K = 2 (same floats) into H (p x p, lower triangle;
+    the caller zeroes it), given the sample weights w_i = P_i1 (1 - P_i1)."""
+    n, d = X.shape
+    p = H.shape[0]
+    width = (p + 1 + BLOCK - 1) // BLOCK * BLOCK
+    S = np.zeros((width, width))
+    threads = numba.get_num_threads()
+    if threads > 1 and n * p * p > PARALLEL_WORK:
+        accumulate_hessian_parallel(X, weights, fit_intercept, S, row_bounds(p, threads))
+    else:
+        accumulate_hessian_rows(X, weights, fit_intercept, S, 0, p)
+    finish_hessian(S, n, d, float(alpha), H)

@@ -31,12 +31,22 @@ class LogisticRegression(FastMixin, reference.LogisticRegression):
     def _n_free(self):
         return len(self.classes_) - 1
 
+    def _fit(self, X, codes):
+        try:
+            super()._fit(X, codes)
+        finally:
+            self._curvature = None
+
     def _objective(self, X, codes, theta):
         theta = np.asarray(theta, dtype=np.float64)
         gradient = np.empty(theta.shape[0])
         if self._n_free() == 1:
+            weights = np.empty(X.shape[0])
             loss = binary.objective_binary(X, codes, theta, self.fit_intercept,
-                                           float(self.alpha), gradient)
+                                           float(self.alpha), gradient, weights)
+            # The Hessian at theta needs these P(1 - P); Newton asks for it next whenever
+            # the line search accepts theta.
+            self._curvature = (X, theta, weights)
         else:
             loss = kernels.objective(X, codes, theta, self._n_free(), self.fit_intercept,
                                      float(self.alpha), gradient)
@@ -46,7 +56,8 @@ class LogisticRegression(FastMixin, reference.LogisticRegression):
         theta = np.asarray(theta, dtype=np.float64)
         H = np.zeros((theta.shape[0], theta.shape[0]))
         if self._n_free() == 1:
-            binary.hessian_binary(X, theta, self.fit_intercept, float(self.alpha), H)
+            binary.hessian_binary(X, self._sample_weights(X, theta), self.fit_intercept,
+                                  float(self.alpha), H)
         else:
             kernels.hessian(X, theta, self._n_free(), self.fit_intercept, float(self.alpha), H)
         delta = np.empty(theta.shape[0])
@@ -54,6 +65,15 @@ class LogisticRegression(FastMixin, reference.LogisticRegression):
         kernels.solve_dropping_dependent(H, minus_gradient, solvers.NEWTON_PIVOT_TOLERANCE,
                                          delta)
         return delta.tolist()
+
+    def _sample_weights(self, X, theta):
+        """P_i1 (1 - P_i1) at theta: kept from the objective at the same theta, or computed."""
+        kept = getattr(self, "_curvature", None)
+        if kept is not None and kept[0] is X and np.array_equal(kept[1], theta):
+            return kept[2]
+        weights = np.empty(X.shape[0])
+        binary.sample_weights_binary(X, theta, self.fit_intercept, weights)
+        return weights
 
     def _sgd_epoch(self, X, codes, theta, total, k, learning_rate, power_t, rng):
         theta = np.asarray(theta, dtype=np.float64)

@@ -358,6 +358,20 @@ def test_fast_gives_the_identical_coefficients():
 
 
 @pytest.mark.fast
+def test_binary_probability_with_one_exp_matches_refml_on_special_scores():
+    """The K = 2 kernel skips the exp(0) = 1 of refml's two exponentials; on zeros of both
+    signs, under- and overflowing scores, infinities and NaN it still returns refml's floats."""
+    from refml import _logistic_solvers as solvers
+    from refml_fast import _logistic_binary as binary
+
+    for z in (0.0, -0.0, 5e-324, -5e-324, 1e-300, 0.7, -0.7, 36.0, -36.0, 709.0, -709.0,
+              745.5, -745.5, 1e308, -1e308, math.inf, -math.inf, math.nan):
+        probabilities, log_normaliser = solvers.class_probabilities([z])
+        fast = binary.probability_and_log_normaliser(z)
+        assert repr(fast) == repr((probabilities[1], log_normaliser)), z
+
+
+@pytest.mark.fast
 def test_fast_kernels_repeat_refml_float_for_float():
     """The K = 2 kernels (eight samples at a time) against the row-by-row kernels, the
     prediction scores against refml's dot, the Newton solve against refml's Cholesky."""
@@ -369,23 +383,37 @@ def test_fast_kernels_repeat_refml_float_for_float():
     from refml_fast import _logistic_kernels as kernels
 
     rng = np.random.default_rng(3)
-    for n, d, fit_intercept, alpha in ((1, 1, True, 0.0), (8, 3, False, 0.2),
-                                       (29, 4, True, 0.0), (203, 6, True, 1.5)):
-        X = rng.normal(size=(n, d)) * rng.choice([0.1, 1.0, 10.0], size=d)
+    # p = d + fit_intercept odd and even, below, at and above multiples of 8 (the Hessian
+    # kernel updates two rows of H on whole vectors of 8); scale 100 saturates P to 0 or 1.
+    for n, d, fit_intercept, alpha, scale in (
+            (1, 1, True, 0.0, 1.0), (8, 3, False, 0.2, 1.0), (29, 4, True, 0.0, 1.0),
+            (203, 6, True, 1.5, 1.0), (64, 7, True, 0.0, 1.0), (37, 16, False, 0.0, 1.0),
+            (45, 9, True, 0.3, 1.0), (91, 17, True, 0.0, 1.0), (40, 5, True, 0.0, 100.0)):
+        X = rng.normal(size=(n, d)) * rng.choice([0.1, 1.0, 10.0], size=d) * scale
         codes = rng.integers(0, 2, size=n)
         theta = rng.normal(size=d + fit_intercept)
         g1, g2 = np.empty(theta.size), np.empty(theta.size)
+        weights, weights_alone = np.empty(n), np.empty(n)
         loss1 = kernels.objective(X, codes, theta, 1, fit_intercept, alpha, g1)
-        loss2 = binary.objective_binary(X, codes, theta, fit_intercept, alpha, g2)
+        loss2 = binary.objective_binary(X, codes, theta, fit_intercept, alpha, g2, weights)
         assert loss1 == loss2 and g1.tolist() == g2.tolist()
+        binary.sample_weights_binary(X, theta, fit_intercept, weights_alone)
+        assert weights.tolist() == weights_alone.tolist()
         reference_loss, reference_gradient = solvers.objective(
             X.tolist(), codes.tolist(), theta.tolist(), 2, fit_intercept, alpha)
         assert loss1 == reference_loss and g1.tolist() == reference_gradient
         H1, H2 = np.zeros((theta.size,) * 2), np.zeros((theta.size,) * 2)
         kernels.hessian(X, theta, 1, fit_intercept, alpha, H1)
-        binary.hessian_binary(X, theta, fit_intercept, alpha, H2)
+        binary.hessian_binary(X, weights, fit_intercept, alpha, H2)
         reference_H = solvers.hessian(X.tolist(), theta.tolist(), 2, fit_intercept, alpha)
         assert H1.tolist() == H2.tolist() == reference_H
+        p = theta.size
+        for parts in (2, 3):        # rows of H shared among threads: the same floats
+            one, shared = np.zeros((p + 9, p + 9)), np.zeros((p + 9, p + 9))
+            binary.accumulate_hessian_rows(X, weights, fit_intercept, one, 0, p)
+            binary.accumulate_hessian_parallel(X, weights, fit_intercept, shared,
+                                               binary.row_bounds(p, parts))
+            assert np.tril(one[:p, :p]).tolist() == np.tril(shared[:p, :p]).tolist()
         coef, intercept = rng.normal(size=(2, d)), rng.normal(size=2)
         Z = np.empty((n, 2))
         kernels.scores(X, coef, intercept, Z)
@@ -400,3 +428,35 @@ def test_fast_kernels_repeat_refml_float_for_float():
         kernels.solve_dropping_dependent(A, b, 1e-10, x)
         expected, kept = linalg.solve_dropping_dependent(A.tolist(), b.tolist(), 1e-10)
         assert x.tolist() == expected and len(kept) == rank
+
+
+@pytest.mark.fast
+def test_threaded_hessian_rows_cover_every_row_once():
+    """The row ranges given to the threads: even starts (or p), increasing, from 0 to p, work
+    split evenly enough; on data large enough for the threaded path, the Hessian equals the
+    row-by-row kernel's."""
+    import numpy as np
+
+    from refml_fast import _logistic_binary as binary
+    from refml_fast import _logistic_kernels as kernels
+
+    for p in range(1, 70):
+        for parts in range(1, 5):
+            bounds = binary.row_bounds(p, parts).tolist()
+            assert len(bounds) == parts + 1 and bounds[0] == 0 and bounds[-1] == p
+            assert bounds == sorted(bounds) and all(b % 2 == 0 or b == p for b in bounds)
+        if p >= 40:
+            cost = [(j + 2 + 7) // 8 * 8 for j in range(p + 1)]
+            first, middle, last = binary.row_bounds(p, 2).tolist()
+            assert abs(sum(cost[:middle]) - sum(cost[middle:])) <= 0.1 * sum(cost)
+    rng = np.random.default_rng(5)
+    n, d = 2003, 40                         # n p^2 above PARALLEL_WORK
+    assert n * (d + 1) ** 2 > binary.PARALLEL_WORK
+    X = rng.normal(size=(n, d))
+    theta = rng.normal(size=d + 1) * 0.3
+    weights = np.empty(n)
+    binary.sample_weights_binary(X, theta, True, weights)
+    expected, H = np.zeros((d + 1, d + 1)), np.zeros((d + 1, d + 1))
+    kernels.hessian(X, theta, 1, True, 0.25, expected)
+    binary.hessian_binary(X, weights, True, 0.25, H)
+    assert H.tolist() == expected.tolist()
