@@ -144,6 +144,12 @@ class Classifier(DataEstimator):
 
     # --- label representation hooks (refml_fast overrides these) ---
     @staticmethod
+    def _encode_labels(y):
+        """(classes, codes) of y, validated: the sorted distinct labels and the index of
+        each label among them."""
+        return validation.encode_labels(validation.as_labels(y))
+
+    @staticmethod
     def _as_codes(codes):
         return codes
 
@@ -154,10 +160,9 @@ class Classifier(DataEstimator):
     def _validate_fit(self, X, y):
         """(X, codes, classes, n_features) from validated X and y; stores nothing."""
         X = self._as_matrix(X)
-        labels = validation.as_labels(y)
+        classes, codes = self._encode_labels(y)
         n_samples, n_features = self._n_rows_cols(X)
-        validation.check_consistent_length(n_samples, len(labels))
-        classes, codes = validation.encode_labels(labels)
+        validation.check_consistent_length(n_samples, len(codes))
         name = type(self).__name__
         if self._binary_only:
             validation.check_binary(classes, name)

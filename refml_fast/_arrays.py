@@ -77,3 +77,23 @@ def as_sample_weight(sample_weight, n_samples):
     if suspicious:
         validation.check_weight_values(weights.tolist())
     return weights
+
+
+def encode_integer_labels(y):
+    """refml's ``encode_labels`` for a 1-D integer or bool array (every entry a valid label):
+    (the sorted distinct labels as Python values, each label's index among them as int64)."""
+    classes, codes = np.unique(y, return_inverse=True)
+    return classes.tolist(), codes.reshape(-1).astype(np.int64, copy=False)
+
+
+def class_array(classes):
+    """``classes_`` as a numpy array, without loss: numpy turns a list of Python ints
+    that do not all fit in int64 (labels from a uint64 array) into float64; such ints
+    become uint64 instead, or objects when negative ones are mixed in."""
+    values = np.asarray(classes)
+    if values.dtype.kind == "f" and all(isinstance(c, int) for c in classes):
+        try:
+            values = np.array(classes, dtype=np.uint64)
+        except OverflowError:
+            values = np.array(classes, dtype=object)
+    return values

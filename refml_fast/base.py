@@ -7,6 +7,8 @@ Put it first in the bases: ``class Perceptron(FastMixin, refml.perceptron.Percep
 
 import numpy as np
 
+from refml import _validation as validation
+
 from . import _arrays
 
 
@@ -19,6 +21,13 @@ class FastMixin:
         return _arrays.as_matrix(X)
 
     @staticmethod
+    def _encode_labels(y):
+        if isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "iub":
+            return _arrays.encode_integer_labels(y)   # every entry is a valid label
+        classes, codes = validation.encode_labels(validation.as_labels(y))
+        return classes, np.asarray(codes, dtype=np.int64)
+
+    @staticmethod
     def _as_codes(codes):
         return np.asarray(codes, dtype=np.int64)
 
@@ -27,7 +36,7 @@ class FastMixin:
         return np.asarray(values, dtype=np.float64)
 
     def _labels_from_codes(self, codes):
-        return np.asarray(self.classes_)[np.asarray(codes, dtype=np.int64)]
+        return _arrays.class_array(self.classes_)[np.asarray(codes, dtype=np.int64)]
 
     @staticmethod
     def _n_rows_cols(X):

@@ -99,3 +99,33 @@ def test_pickle_round_trip():
 def test_convergence_warning_is_a_user_warning():
     with pytest.warns(ConvergenceWarning, match="cap"):
         warn_not_converged("stopped at the cap")
+
+
+@pytest.mark.fast
+@pytest.mark.filterwarnings("ignore::refml.base.ConvergenceWarning")
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "uint64", "bool"])
+def test_integer_label_arrays_give_refml_classes_and_predictions(dtype):
+    """refml_fast encodes 1-D integer and bool label arrays with numpy: classes_ (Python
+    values, sorted), the codes and so the predictions equal refml's, for every classifier
+    (uint64 labels above 2^63 came back as floats from predict before class_array)."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+    from tests.estimators import X3, Y2, Y3, available
+
+    mapping = {"int64": [-7, 0, 12], "int32": [3, -2, 5], "uint8": [255, 0, 9],
+               "uint64": [2 ** 64 - 1, 2 ** 63, 1], "bool": [True, False, True]}[dtype]
+    for name, factory, binary in available(refml_fast):
+        codes = Y2 if binary or dtype == "bool" else Y3
+        y = np.array([mapping[code] for code in codes], dtype=dtype)
+        outcomes = []
+        for lib, X in ((refml, X3), (refml_fast, np.array(X3))):
+            try:
+                model = factory(lib).fit(X, y if lib is refml_fast else y.tolist())
+                outcomes.append((model.classes_, [type(c) for c in model.classes_],
+                                 list(model.predict(X))))
+            except (ValueError, TypeError) as error:
+                outcomes.append((type(error), str(error)))
+        assert outcomes[0] == outcomes[1], name
+        assert name == "BayesClassifier" or len(outcomes[0]) == 3, (name, outcomes[0])
