@@ -6,7 +6,9 @@ an SGD epoch, the Gram matrix behind the default step, the separability check an
 predictions.  The solver loops (Newton with backtracking, gradient descent, the SGD epochs)
 and every decision are refml's own code, and the kernels repeat refml's float operations in
 refml's order, so ``coef_``, ``intercept_``, ``n_iter_`` and the predictions are identical
-to refml's.
+to refml's.  For two classes (refml_fast/_logistic_binary.py) the objective also returns the
+Hessian's sample weights P(1 - P), kept for the Newton step at the same theta, and the
+Hessian's rows are shared among threads.
 """
 
 import numpy as np
@@ -35,7 +37,7 @@ class LogisticRegression(FastMixin, reference.LogisticRegression):
         try:
             super()._fit(X, codes)
         finally:
-            self._curvature = None
+            vars(self).pop("_curvature", None)   # P(1 - P) of the last objective (n floats)
 
     def _objective(self, X, codes, theta):
         theta = np.asarray(theta, dtype=np.float64)

@@ -460,3 +460,26 @@ def test_threaded_hessian_rows_cover_every_row_once():
     kernels.hessian(X, theta, 1, True, 0.25, expected)
     binary.hessian_binary(X, weights, True, 0.25, H)
     assert H.tolist() == expected.tolist()
+
+
+@pytest.mark.fast
+def test_newton_step_reuses_the_objectives_weights_only_at_the_same_theta():
+    """refml_fast keeps P(1 - P) from the objective for the Newton step at the same theta;
+    at another theta it scores the data again; either way refml's direction, and nothing of
+    it is left on the fitted model."""
+    import numpy as np
+
+    import refml_fast
+    from refml import _logistic_solvers as solvers
+
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(53, 4))
+    codes = rng.integers(0, 2, size=53)
+    model = quietly(refml_fast.LogisticRegression(alpha=0.1), X, codes)
+    assert "_curvature" not in vars(model)
+    theta_a, theta_b = rng.normal(size=5).tolist(), rng.normal(size=5).tolist()
+    _, gradient_a = model._objective(X, codes, theta_a)
+    for theta in (theta_a, theta_b, theta_a):
+        _, gradient = solvers.objective(X.tolist(), codes.tolist(), theta, 2, True, 0.1)
+        expected = solvers.newton_direction(X.tolist(), theta, gradient, 2, True, 0.1)
+        assert model._newton_direction(X, theta, gradient) == expected
