@@ -7,6 +7,7 @@ between processes; set ``REFML_NUMBA_CACHE=0`` to turn the cache off.  Set
 """
 
 import os
+import threading
 
 import numba
 
@@ -18,3 +19,24 @@ def kernel(function=None, *, parallel=False):
     def decorate(f):
         return numba.njit(cache=CACHE, fastmath=False, parallel=parallel, nogil=True)(f)
     return decorate(function) if function is not None else decorate
+
+
+_LAUNCH = threading.Lock()
+
+
+def run_parallel(parallel, serial, large, *args):
+    """``parallel(*args)`` for large work, ``serial(*args)`` otherwise; the two twins compute
+    the same values (each output entry by one thread, in the same order).
+
+    One parallel launch at a time: Numba's workqueue threading layer (the one that is always
+    available) aborts the whole process when two Python threads launch parallel kernels at
+    once, as refml_fast's ensembles would with members such as GaussianNB or
+    LogisticRegression fitted on threads.  A thread that finds a launch under way runs the
+    serial twin instead of waiting.
+    """
+    if large and _LAUNCH.acquire(blocking=False):
+        try:
+            return parallel(*args)
+        finally:
+            _LAUNCH.release()
+    return serial(*args)

@@ -23,7 +23,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from ._config import kernel
+from ._config import kernel, run_parallel
 
 BLOCK = 8
 
@@ -241,6 +241,12 @@ def accumulate_hessian_parallel(X, weights, fit_intercept, S, bounds):
 
 
 @kernel
+def accumulate_hessian_serial(X, weights, fit_intercept, S, bounds):
+    """``accumulate_hessian_parallel``'s twin on one thread: all the rows at once."""
+    accumulate_hessian_rows(X, weights, fit_intercept, S, bounds[0], bounds[-1])
+
+
+@kernel
 def finish_hessian(S, n, d, alpha, H):
     """H = lower triangle of S / n, plus alpha on the diagonal of the w-part."""
     p = H.shape[0]
@@ -278,8 +284,7 @@ def hessian_binary(X, weights, fit_intercept, alpha, H):
     width = (p + 1 + BLOCK - 1) // BLOCK * BLOCK
     S = np.zeros((width, width))
     threads = numba.get_num_threads()
-    if threads > 1 and n * p * p > PARALLEL_WORK:
-        accumulate_hessian_parallel(X, weights, fit_intercept, S, row_bounds(p, threads))
-    else:
-        accumulate_hessian_rows(X, weights, fit_intercept, S, 0, p)
+    run_parallel(accumulate_hessian_parallel, accumulate_hessian_serial,
+                 threads > 1 and n * p * p > PARALLEL_WORK, X, weights, fit_intercept, S,
+                 row_bounds(p, threads))
     finish_hessian(S, n, d, float(alpha), H)

@@ -17,7 +17,7 @@ from refml import _kernels as reference_kernels
 from refml import naive_bayes as reference
 
 from . import _kernels
-from ._config import kernel
+from ._config import kernel, run_parallel
 from .base import FastMixin
 from .density import FastKernelSums
 
@@ -176,9 +176,9 @@ class NaiveBayes(FastMixin, _FastDensityClassifier, reference.NaiveBayes):
     def _gaussian_log_densities(self, X):
         out = np.empty((X.shape[0], len(self.classes_)))
         work = out.size * X.shape[1]
-        loop = (gaussian_log_densities_parallel if work > _kernels.PARALLEL_WORK
-                else gaussian_log_densities_serial)
-        loop(X, self.theta_, self.var_, np.asarray(self._gaussian_constants()), out)
+        run_parallel(gaussian_log_densities_parallel, gaussian_log_densities_serial,
+                     work > _kernels.PARALLEL_WORK, X, self.theta_, self.var_,
+                     np.asarray(self._gaussian_constants()), out)
         return out
 
     def _histogram_log_densities(self, X):

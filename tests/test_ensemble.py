@@ -422,3 +422,26 @@ def test_fit_leaves_inputs_alone(lib):
             warnings.simplefilter("error")
             model.fit(X, y, sample_weight=weights)
         assert X == BLOB_X and y == BLOB_Y and weights == [1.0] * 24
+
+
+@pytest.mark.fast
+def test_members_with_parallel_kernels_fit_on_threads_under_the_workqueue_layer():
+    """Members whose kernels run in parallel (LogisticRegression's Hessian, GaussianNB's
+    densities) fitted on two threads: Numba's workqueue layer aborted the process when both
+    launched a parallel kernel at once; refml_fast launches one at a time (the other runs
+    the serial twin), and the votes equal those of a one-thread fit."""
+    code = ("import warnings; warnings.simplefilter('ignore')\n"
+            "import numpy as np, numba, refml_fast\n"
+            "rng = np.random.default_rng(0)\n"
+            "X = rng.normal(size=(3000, 30)); y = (X[:, 0] + rng.normal(size=3000) > 0)\n"
+            "for member in (refml_fast.LogisticRegression(), refml_fast.GaussianNB()):\n"
+            "    votes = [refml_fast.BaggingClassifier(estimator=member, n_estimators=6,\n"
+            "             n_jobs=jobs, random_state=0).fit(X, y).predict_proba(X).tolist()\n"
+            "             for jobs in (2, 1)]\n"
+            "    print(votes[0] == votes[1], numba.threading_layer())\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    environment = dict(os.environ, NUMBA_THREADING_LAYER="workqueue")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=environment, cwd=root)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["True", "workqueue"] * 2
