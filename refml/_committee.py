@@ -3,12 +3,13 @@ estimator, each fitted on weighted training data, each casting one vote per poin
 
 ``BaggingClassifier``, ``RandomForestClassifier`` (``_bagging``) and ``AdaBoostClassifier``
 (``_boosting``) subclass ``Committee``.  A member is fitted on weighted data: bagging's
-bootstrap counts (times the sample weights), or AdaBoost's weights w_i.  A tree of this
-package (``refml.tree.DecisionTreeClassifier`` or its refml_fast subclass) is fitted
-through its own ``_fit`` on the ensemble's already validated data: the same tree as
-``fit(X, y, sample_weight)`` builds, without validating X once per member.  Every member
-then keeps the ensemble's ``classes_`` (a class whose rows all have weight 0 stays there),
-so its votes are label codes of the ensemble directly.
+bootstrap counts (times the sample weights), or AdaBoost's weights w_i.  A tree of the
+ensemble's own package (``refml.tree.DecisionTreeClassifier`` in refml, its subclass in
+refml_fast) is fitted through its own ``_fit`` on the ensemble's already validated data:
+the same tree as ``fit(X, y, sample_weight)`` builds, without validating X once per
+member.  Every member then keeps the ensemble's ``classes_`` (a class whose rows all have
+weight 0 stays there), so its votes are label codes of the ensemble directly.  Members of
+the other package or of other libraries are fitted and asked through ``fit``/``predict``.
 """
 
 import inspect
@@ -38,7 +39,7 @@ class Committee(WeightedClassifier):
             raise ValueError(f"Invalid parameter estimator={estimator!r}: must be an estimator "
                              "with fit, predict, get_params and set_params")
         template = clone(estimator)
-        if isinstance(template, DecisionTreeClassifier):
+        if isinstance(template, DecisionTreeClassifier) and self._native(template):
             template._check_params(X)  # bad tree hyper-parameters fail before any member
         return template
 
@@ -53,9 +54,17 @@ class Committee(WeightedClassifier):
             member.set_params(random_state=seed)
         return member
 
+    def _native(self, member):
+        """True for a member of this package's kind: a refml estimator whose data travel
+        as the ensemble's do (lists in refml, arrays in refml_fast), so that it can take the
+        ensemble's validated X directly.  Any other member (a refml_fast estimator in a
+        refml ensemble, a foreign estimator) goes through its public fit and predict."""
+        return (isinstance(member, Classifier)
+                and type(member)._as_matrix is type(self)._as_matrix)
+
     def _fit_member(self, member, X, codes, weights):
         """Fit ``member`` on X with labels ``codes`` and sample weights ``weights``."""
-        if isinstance(member, DecisionTreeClassifier):
+        if isinstance(member, DecisionTreeClassifier) and self._native(member):
             member._check_params(X)
             member.classes_ = list(self.classes_)
             member.n_features_in_ = self.n_features_in_
@@ -67,10 +76,11 @@ class Committee(WeightedClassifier):
     def _member_codes(self, member, X):
         """The class code (index in ``classes_``) the member predicts for each row of X.
 
-        Passed through ``_as_codes``: a refml member inside a refml_fast ensemble returns a
-        list, which refml_fast's vote arithmetic needs as an array.
+        Passed through ``_as_codes``: a member that is not native (a refml member inside a
+        refml_fast ensemble) gives a list, which refml_fast's vote arithmetic needs as an
+        array.
         """
-        if isinstance(member, Classifier) and list(member.classes_) == list(self.classes_):
+        if self._native(member) and list(member.classes_) == list(self.classes_):
             return self._as_codes(member._predict_codes(X))
         index = {label: k for k, label in enumerate(self.classes_)}
         return self._as_codes([index[label] for label in member.predict(X)])

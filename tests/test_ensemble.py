@@ -395,6 +395,39 @@ def test_a_refml_tree_inside_refml_fast_adaboost_votes_like_refml():
 
 
 @pytest.mark.fast
+@pytest.mark.parametrize("member", ["tree", "GaussianNB", "KNeighborsClassifier"])
+def test_members_of_either_package_in_ensembles_of_either_package_vote_alike(member):
+    """A refml_fast member in a refml ensemble once failed with AttributeError ('list' has
+    no 'shape': it was handed the ensemble's lists); a member of the other package now goes
+    through its public fit and predict, and all four pairings give refml's votes."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+
+    def make(lib):
+        if member == "tree":
+            return lib.DecisionTreeClassifier(max_depth=3, random_state=1)
+        return getattr(lib, member)()
+
+    results = {}
+    for outer in (refml, refml_fast):
+        X = BLOB_X if outer is refml else np.array(BLOB_X)
+        for inner in (refml, refml_fast):
+            ensembles = [outer.BaggingClassifier(estimator=make(inner), n_estimators=4,
+                                                 random_state=3)]
+            if member == "tree":
+                ensembles.append(outer.AdaBoostClassifier(estimator=make(inner),
+                                                          n_estimators=3))
+            results[outer.__name__, inner.__name__] = [
+                (as_list(model.fit(X, BLOB_Y).predict(QUERY)),
+                 as_list(model.predict_proba(QUERY) if hasattr(model, "predict_proba")
+                         else model.decision_function(QUERY))) for model in ensembles]
+    expected = results["refml", "refml"]
+    assert all(outcome == expected for outcome in results.values()), results.keys()
+
+
+@pytest.mark.fast
 def test_kernels_run_as_plain_python_with_the_same_result():
     """NUMBA_DISABLE_JIT=1 runs the kernel bodies as Python (coverage, STYLE.md rule 8)."""
     code = ("import refml_fast\n"
