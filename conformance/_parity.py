@@ -63,7 +63,7 @@ def parity_theorem(title, make_estimator, make_data=random_dataset, quick=100,
 
     ``make_estimator(package, rng)`` is called once per package with generators in the same
     state, so random hyper-parameters agree.  ``extra_outputs`` names further methods
-    (e.g. "predict_proba") whose outputs must agree to within 1e-9 (relative or absolute).
+    (e.g. "predict_proba") whose outputs must be the same floats (NaN matching NaN).
     """
 
     def make_instance(rng):
@@ -94,7 +94,7 @@ def parity_theorem(title, make_estimator, make_data=random_dataset, quick=100,
             for method in extra_outputs:
                 expected = [_flat(r) for r in getattr(reference, method)(rows)]
                 found = [_flat(r) for r in getattr(fast, method)(rows)]
-                disagreements += sum(1 for a, b in zip(expected, found) if not _close(a, b))
+                disagreements += sum(1 for a, b in zip(expected, found) if not _same(a, b))
         return float(-disagreements)
 
     return Theorem(number=18, title=f"Parity: {title}", source="SPEC.md section 1",
@@ -109,6 +109,5 @@ def _flat(row):
     return [float(v) for v in row] if hasattr(row, "__iter__") else [float(row)]
 
 
-def _close(a, b, tolerance=1e-9):
-    return len(a) == len(b) and all(
-        abs(u - v) <= tolerance * max(1.0, abs(u), abs(v)) for u, v in zip(a, b))
+def _same(a, b):
+    return len(a) == len(b) and all(u == v or (u != u and v != v) for u, v in zip(a, b))

@@ -1,8 +1,8 @@
 """Item 18, density chapter: refml and refml_fast agree.
 
 Classifiers (``KernelDensityClassifier``, ``NaiveBayes``, ``GaussianNB``): identical labels
-on the training rows and on fresh rows (exact equality), and predict_proba within 1e-9
-(``parity_theorem``), with random hyper-parameters (kernels, bandwidth rules including
+on the training rows and on fresh rows (exact equality), and predict_proba as the same
+floats (``parity_theorem``), with random hyper-parameters (kernels, bandwidth rules including
 "cv", histogram bins, var_smoothing).
 
 Density estimators and risks (``KernelDensity``, ``Histogram``, ``kde_cv_risk``,

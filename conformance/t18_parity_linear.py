@@ -4,7 +4,7 @@ binary and multiclass) predict identically in refml and refml_fast.
 The random data sets of ``_parity.random_dataset`` (integer grids with duplicates, exact
 ties and collinear or constant columns, Gaussian features, K = 2..5, string labels; many are
 separable) are fitted with random hyper-parameters; ``decision_function`` and
-``predict_proba`` must agree too (to 1e-9; they are in fact bit-identical, see
+``predict_proba`` must be the same floats too (as the coefficients are, see
 tests/test_logistic.py).  gd and sgd run a few iterations only (pure-Python refml is slow);
 their arithmetic per iteration is the same at any iteration count.
 """
