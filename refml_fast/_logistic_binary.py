@@ -169,6 +169,19 @@ def sample_weights_binary(X, theta, fit_intercept, weights):
 
 
 @kernel
+def eight_terms(total, a0, a1, a2, a3, a4, a5, a6, a7, x0, x1, x2, x3, x4, x5, x6, x7):
+    """(((total + a0 x0) + a1 x1) + ...) + a7 x7: eight samples' terms, one after the other."""
+    total = total + a0 * x0
+    total = total + a1 * x1
+    total = total + a2 * x2
+    total = total + a3 * x3
+    total = total + a4 * x4
+    total = total + a5 * x5
+    total = total + a6 * x6
+    return total + a7 * x7
+
+
+@kernel
 def accumulate_hessian_rows(X, weights, fit_intercept, S, first, stop):
     """Rows first..stop-1 of S += sum_i a_i x~_i' with a_ij = w_i x~_ij, i = 0..n-1 in order
     (the Hessian before its division by n), w_i = P_i1 (1 - P_i1) given.
@@ -203,22 +216,10 @@ def accumulate_hessian_rows(X, weights, fit_intercept, S, first, stop):
             for jj in range((j + 2 + BLOCK - 1) // BLOCK * BLOCK):
                 x0, x1, x2, x3 = x[0, jj], x[1, jj], x[2, jj], x[3, jj]
                 x4, x5, x6, x7 = x[4, jj], x[5, jj], x[6, jj], x[7, jj]
-                total = S[j, jj] + a0 * x0
-                total = total + a1 * x1
-                total = total + a2 * x2
-                total = total + a3 * x3
-                total = total + a4 * x4
-                total = total + a5 * x5
-                total = total + a6 * x6
-                S[j, jj] = total + a7 * x7
-                total = S[j + 1, jj] + b0 * x0
-                total = total + b1 * x1
-                total = total + b2 * x2
-                total = total + b3 * x3
-                total = total + b4 * x4
-                total = total + b5 * x5
-                total = total + b6 * x6
-                S[j + 1, jj] = total + b7 * x7
+                S[j, jj] = eight_terms(S[j, jj], a0, a1, a2, a3, a4, a5, a6, a7,
+                                       x0, x1, x2, x3, x4, x5, x6, x7)
+                S[j + 1, jj] = eight_terms(S[j + 1, jj], b0, b1, b2, b3, b4, b5, b6, b7,
+                                           x0, x1, x2, x3, x4, x5, x6, x7)
         i += BLOCK
     while i < n:                                  # the last n mod 8 samples, one at a time
         for j in range(d):
