@@ -483,3 +483,30 @@ def test_newton_step_reuses_the_objectives_weights_only_at_the_same_theta():
         _, gradient = solvers.objective(X.tolist(), codes.tolist(), theta, 2, True, 0.1)
         expected = solvers.newton_direction(X.tolist(), theta, gradient, 2, True, 0.1)
         assert model._newton_direction(X, theta, gradient) == expected
+
+
+@pytest.mark.fast
+def test_kernels_run_as_plain_python_with_the_same_result():
+    """NUMBA_DISABLE_JIT=1 runs every logistic kernel body as Python (STYLE.md rule 8): the
+    binary and multiclass fits of every solver give the same floats as the compiled run."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import warnings; warnings.simplefilter('ignore')\n"
+            "import numpy as np, refml_fast\n"
+            "rng = np.random.default_rng(4)\n"
+            "X = rng.normal(size=(41, 3))\n"
+            "for y in ((X[:, 0] > 0).astype(int), rng.integers(0, 3, size=41)):\n"
+            "    for solver in ('newton', 'gd', 'sgd'):\n"
+            "        m = refml_fast.LogisticRegression(solver=solver, max_iter=5,\n"
+            "                                          random_state=1).fit(X, y)\n"
+            "        print(m.coef_.tolist(), m.intercept_.tolist(),\n"
+            "              m.predict_proba(X[:5]).tolist())\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    outputs = []
+    for disable in ("1", "0"):
+        environment = dict(os.environ, NUMBA_DISABLE_JIT=disable)
+        outputs.append(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                      text=True, check=True, env=environment, cwd=root).stdout)
+    assert outputs[0] == outputs[1] and outputs[0].count("\n") == 6
