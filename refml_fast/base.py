@@ -7,8 +7,6 @@ Put it first in the bases: ``class Perceptron(FastMixin, refml.perceptron.Percep
 
 import numpy as np
 
-from refml import _validation as validation
-
 from . import _arrays
 
 
@@ -20,11 +18,10 @@ class FastMixin:
     def _as_matrix(X):
         return _arrays.as_matrix(X)
 
-    @staticmethod
-    def _encode_labels(y):
+    def _encode_labels(self, y):
         if isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "iub":
             return _arrays.encode_integer_labels(y)   # every entry is a valid label
-        classes, codes = validation.encode_labels(validation.as_labels(y))
+        classes, codes = super()._encode_labels(y)
         return classes, np.asarray(codes, dtype=np.int64)
 
     @staticmethod
