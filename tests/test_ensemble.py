@@ -5,16 +5,13 @@ scale, integer = repeated rows), constant features, bad parameters, and exact ag
 the two packages (forests fitted on threads included)."""
 
 import math
-import os
-import subprocess
-import sys
 import warnings
 
 import pytest
 
 from refml._random import Generator
 from refml.base import BaseEstimator
-from tests.helpers import as_list
+from tests.helpers import as_list, compiled_and_plain, run_python
 
 # Two overlapping 2-D classes (every bootstrap of 24 rows holds both, trees disagree).
 def _blobs(n, seed):
@@ -437,13 +434,8 @@ def test_kernels_run_as_plain_python_with_the_same_result():
             "      .predict_proba(QUERY).tolist())\n"
             "a = refml_fast.AdaBoostClassifier(n_estimators=5).fit(BLOB_X, BLOB_Y)\n"
             "print(a.estimator_weights_.tolist(), a.decision_function(QUERY).tolist())\n")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    outputs = []
-    for disable in ("1", "0"):
-        environment = dict(os.environ, NUMBA_DISABLE_JIT=disable)
-        outputs.append(subprocess.run([sys.executable, "-c", code], capture_output=True,
-                                      text=True, check=True, env=environment, cwd=root).stdout)
-    assert outputs[0] == outputs[1] and outputs[0].count("[") > 10
+    compiled, plain = compiled_and_plain(code)
+    assert plain == compiled and compiled.count("[") > 10
 
 
 def test_fit_leaves_inputs_alone(lib):
@@ -472,9 +464,6 @@ def test_members_with_parallel_kernels_fit_on_threads_under_the_workqueue_layer(
             "             n_jobs=jobs, random_state=0).fit(X, y).predict_proba(X).tolist()\n"
             "             for jobs in (2, 1)]\n"
             "    print(votes[0] == votes[1], numba.threading_layer())\n")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    environment = dict(os.environ, NUMBA_THREADING_LAYER="workqueue")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=environment, cwd=root)
+    run = run_python(code, check=False, NUMBA_THREADING_LAYER="workqueue")
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.split() == ["True", "workqueue"] * 2

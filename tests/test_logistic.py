@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 from refml.base import ConvergenceWarning
-from tests.helpers import as_list
+from tests.helpers import as_list, compiled_and_plain
 
 # Overlapping 1-D classes (x = 2 is class 1, x = 3 class 0): the MLE exists.
 OVERLAP_X = [[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]]
@@ -489,10 +489,6 @@ def test_newton_step_reuses_the_objectives_weights_only_at_the_same_theta():
 def test_kernels_run_as_plain_python_with_the_same_result():
     """NUMBA_DISABLE_JIT=1 runs every logistic kernel body as Python (STYLE.md rule 8): the
     binary and multiclass fits of every solver give the same floats as the compiled run."""
-    import os
-    import subprocess
-    import sys
-
     code = ("import warnings; warnings.simplefilter('ignore')\n"
             "import numpy as np, refml_fast\n"
             "rng = np.random.default_rng(4)\n"
@@ -503,10 +499,5 @@ def test_kernels_run_as_plain_python_with_the_same_result():
             "                                          random_state=1).fit(X, y)\n"
             "        print(m.coef_.tolist(), m.intercept_.tolist(),\n"
             "              m.predict_proba(X[:5]).tolist())\n")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    outputs = []
-    for disable in ("1", "0"):
-        environment = dict(os.environ, NUMBA_DISABLE_JIT=disable)
-        outputs.append(subprocess.run([sys.executable, "-c", code], capture_output=True,
-                                      text=True, check=True, env=environment, cwd=root).stdout)
-    assert outputs[0] == outputs[1] and outputs[0].count("\n") == 6
+    compiled, plain = compiled_and_plain(code)
+    assert plain == compiled and compiled.count("\n") == 6

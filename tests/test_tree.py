@@ -5,16 +5,13 @@ subsets and pruning are in test_tree_options.py."""
 
 import copy
 import math
-import os
-import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
 
 from refml._random import Generator
 from refml._tree_split import Tree
-from tests.helpers import as_list
+from tests.helpers import as_list, compiled_and_plain
 
 # One feature, two classes: the only boundary worth taking is between 1 and 2 (t = 1.5).
 STEPS_X = [[0.0], [1.0], [2.0], [3.0]]
@@ -300,16 +297,8 @@ def test_kernels_run_as_plain_python_with_the_same_result():
             "    m = refml_fast.DecisionTreeClassifier(criterion=criterion, max_features=2,\n"
             "                                          random_state=1).fit(X, y)\n"
             "    print(tree_lists(m), list(m.predict(X)))\n")
-    environment = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    interpreted = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                 check=True, env=environment, cwd=_repository()).stdout
-    compiled = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              check=True, cwd=_repository()).stdout
-    assert interpreted == compiled and interpreted.count("children_left") == 2
-
-
-def _repository():
-    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    compiled, plain = compiled_and_plain(code)
+    assert plain == compiled and compiled.count("children_left") == 2
 
 
 def test_fit_leaves_inputs_alone_and_refits_cleanly(lib):
