@@ -76,6 +76,14 @@ class BaggingClassifier(Committee):
     [0, 1]
     """
 
+    # The one scikit-learn common check that does not apply (scikit-learn declares it for
+    # its own bagging and forests too): with weights, row i enters a bootstrap once with
+    # weight w_i times its count, which is not the same random model as repeating row i.
+    _expected_failed_checks = {
+        "check_sample_weight_equivalence_on_dense_data":
+            "a bootstrap of weighted rows is not a bootstrap of repeated rows",
+    }
+
     def __init__(self, *, estimator=None, n_estimators=10, random_state=None, n_jobs=None):
         self.estimator = estimator
         self.n_estimators = n_estimators

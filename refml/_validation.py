@@ -12,14 +12,17 @@ emptiness, then NaN before infinity.
 import math
 import numbers
 
+from . import _interop as interop
+
 # ----------------------------------------------------------------------------------------
 # Messages (used by both packages, so that the words are the same).
 
 
 def not_2d_message(found):
     """Message for a design matrix that is not a table of rows."""
-    return (f"Expected 2D array, got {found} instead: pass X as a sequence of rows "
-            "(reshape a single feature to one-element rows, a single sample to one row)")
+    return (f"Expected 2D array, got {found} instead. Reshape your data: pass X as a "
+            "sequence of rows (a single feature as one-element rows, a single sample as one "
+            "row)")
 
 
 def ragged_message():
@@ -28,12 +31,12 @@ def ragged_message():
 
 def empty_samples_message(n_features):
     return (f"Found array with 0 sample(s) (shape=(0, {n_features})) "
-            "while a minimum of 1 is required")
+            "while a minimum of 1 is required.")
 
 
 def empty_features_message(n_samples):
     return (f"Found array with 0 feature(s) (shape=({n_samples}, 0)) "
-            "while a minimum of 1 is required")
+            "while a minimum of 1 is required.")
 
 
 def non_finite_message(name, what):
@@ -48,6 +51,12 @@ def complex_message(name):
 def non_numeric_message(name, value):
     return (f"{name} must contain real numbers, found a value of type "
             f"{type(value).__name__}: {value!r}")
+
+
+def non_number_object_message(name, value):
+    """For an element that is neither a number nor a string (a dict, a set, an object)."""
+    return (f"{name} must contain real numbers: an element's argument must be a string or a "
+            f"number, not {type(value).__name__!r} ({value!r})")
 
 
 def n_features_message(found, expected, estimator_name):
@@ -65,7 +74,7 @@ def inconsistent_samples_message(n_x, n_y):
 
 def _is_row(obj):
     """A row is a sequence of numbers: anything iterable that is not a string or bytes."""
-    if isinstance(obj, (str, bytes)):
+    if isinstance(obj, (str, bytes, dict, set, frozenset)):
         return False
     if getattr(obj, "ndim", None) == 0:  # numpy scalars and 0-d arrays are single values
         return False
@@ -79,7 +88,7 @@ def _to_float(value, name):
     if isinstance(value, (str, bytes)) or value is None:
         raise ValueError(non_numeric_message(name, value))
     if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
-        raise TypeError(complex_message(name))
+        raise ValueError(complex_message(name))
     if isinstance(value, numbers.Real) or hasattr(value, "__float__"):
         try:
             return float(value)
@@ -88,11 +97,18 @@ def _to_float(value, name):
             raise ValueError(non_finite_message(name, "infinity")) from None
         except (TypeError, ValueError):
             raise ValueError(non_numeric_message(name, value)) from None
-    raise ValueError(non_numeric_message(name, value))
+    raise TypeError(non_number_object_message(name, value))
 
 
 def as_matrix(X, name="X"):
-    """X as a fresh ``list[list[float]]``, validated; the input is never modified."""
+    """X as a fresh ``list[list[float]]``, validated; the input is never modified.
+
+    A pandas DataFrame or any object with ``__array__``/``to_numpy`` is read through its
+    values; sparse matrices are refused with ``TypeError``.
+    """
+    if interop.is_sparse(X):
+        raise TypeError(interop.sparse_message(name))
+    X = interop.as_plain_array(X)
     if not _is_row(X):
         raise ValueError(not_2d_message("scalar"))
     if hasattr(X, "tolist") and callable(X.tolist):  # numpy arrays and friends
@@ -150,6 +166,9 @@ def as_labels(y):
     scikit-learn accepts them.  Refused with ``ValueError``: NaN or infinity, non-integral
     floats ("Unknown label type: continuous"), a mix of strings and numbers, 2-D y.
     """
+    if interop.is_sparse(y):
+        raise TypeError(interop.sparse_message("y"))
+    y = interop.as_plain_array(y)
     if isinstance(y, (str, bytes)) or not _is_row(y):
         raise ValueError("y should be a 1d array of labels, got a scalar instead")
     if getattr(getattr(y, "dtype", None), "kind", None) in ("i", "u", "b") \
@@ -158,6 +177,9 @@ def as_labels(y):
     if hasattr(y, "tolist") and callable(y.tolist):
         y = y.tolist()
     labels = list(y)
+    if labels and all(_is_row(label) and len(label) == 1 for label in labels):
+        interop.warn_column_vector()
+        labels = [label[0] for label in labels]
     has_str = has_number = False
     for label in labels:
         if _is_row(label):
@@ -212,8 +234,9 @@ def check_n_classes(classes, minimum, estimator_name):
 def check_binary(classes, estimator_name):
     if len(classes) != 2:
         raise ValueError(
-            f"{estimator_name} is a binary classifier and needs exactly 2 classes, "
-            f"got {len(classes)} class(es): {list(classes)!r}")
+            f"Only binary classification is supported. {estimator_name} is a binary "
+            f"classifier and needs exactly 2 classes, got {len(classes)} class(es): "
+            f"{list(classes)!r}")
 
 
 # ----------------------------------------------------------------------------------------
@@ -266,6 +289,7 @@ def as_sample_weight(sample_weight, n_samples):
     """
     if sample_weight is None:
         return [1.0] * n_samples
+    sample_weight = interop.as_plain_array(sample_weight)
     if isinstance(sample_weight, (str, bytes)) or not _is_row(sample_weight):
         raise ValueError("sample_weight should be a 1d array of weights, got a scalar instead")
     if hasattr(sample_weight, "tolist") and callable(sample_weight.tolist):

@@ -15,11 +15,16 @@ arrays.  Density estimators (``refml.density``) share ``DataEstimator``.
 import inspect
 import warnings
 
+from . import _interop as interop
 from . import _validation as validation
 
 
 class NotFittedError(ValueError, AttributeError):
-    """Raised when an estimator is used before ``fit``."""
+    """Raised when an estimator is used before ``fit``.
+
+    When scikit-learn is loaded, the instance raised is also one of
+    ``sklearn.exceptions.NotFittedError`` (``_interop.not_fitted_error``).
+    """
 
 
 class ConvergenceWarning(UserWarning):
@@ -28,6 +33,10 @@ class ConvergenceWarning(UserWarning):
 
 class BaseEstimator:
     """Parameters from the keyword-only ``__init__``; learned state ends in ``_``."""
+
+    # scikit-learn common checks that do not apply, by name, each with its reason
+    # (docs/design.md lists them); see ``expected_failed_checks``.
+    _expected_failed_checks = {}
 
     @classmethod
     def _param_names(cls):
@@ -73,9 +82,13 @@ class BaseEstimator:
     def _check_is_fitted(self):
         fitted = [name for name in vars(self) if name.endswith("_") and not name.startswith("_")]
         if not fitted:
-            raise NotFittedError(
+            raise interop.not_fitted_error(NotFittedError, (
                 f"This {type(self).__name__} instance is not fitted yet. Call 'fit' with "
-                "appropriate arguments before using this estimator.")
+                "appropriate arguments before using this estimator."))
+
+    def __sklearn_tags__(self):
+        """scikit-learn's estimator tags (scikit-learn is imported only here)."""
+        return interop.sklearn_tags(self)
 
 
 def _same_value(a, b):
@@ -102,7 +115,21 @@ class DataEstimator(BaseEstimator):
 
     refml_fast's ``FastMixin`` overrides the three representation hooks (and the label
     hooks of ``Classifier``) so that data travel as numpy arrays.
+
+    Every subclass's ``fit`` and answering methods (predict, predict_proba, ...) are
+    wrapped by ``_interop``: answers come back in the caller's representation (lists for
+    lists, numpy arrays for array-likes), and a DataFrame's column names are recorded in
+    ``feature_names_in_`` and checked at predict.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        interop.wrap_methods(cls)
+
+    @staticmethod
+    def _answers_in_numpy(X):
+        """Whether fitted ``classes_`` and names are numpy arrays: when X was array-like."""
+        return interop.is_array_like(X)
 
     # --- representation hooks ---
     @staticmethod
@@ -121,6 +148,7 @@ class DataEstimator(BaseEstimator):
     def _validate_predict(self, X):
         """X validated against the fitted number of features."""
         self._check_is_fitted()
+        interop.check_feature_names(self, X)
         X = self._as_matrix(X)
         validation.check_n_features(self._n_rows_cols(X)[1], self.n_features_in_,
                                     type(self).__name__)
@@ -139,6 +167,7 @@ class Classifier(DataEstimator):
     every classifier needs at least ``_min_classes`` classes (2 unless a subclass says).
     """
 
+    _estimator_type = "classifier"
     _binary_only = False
     _min_classes = 2
 
@@ -154,7 +183,8 @@ class Classifier(DataEstimator):
         return codes
 
     def _labels_from_codes(self, codes):
-        return [self.classes_[code] for code in codes]
+        classes = interop.plain_labels(self.classes_)
+        return [classes[code] for code in codes]
 
     # --- fit / predict plumbing ---
     def _validate_fit(self, X, y):

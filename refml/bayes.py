@@ -57,6 +57,11 @@ class BayesClassifier(Classifier):
     ``predict_proba(X)`` is the posterior; ``predict`` applies ``bayes_decision``.
     """
 
+    # Not a learner: the rule is fixed by the distribution it is given, so scikit-learn's
+    # common checks (fits on random data of other dimensions and labels) do not apply, as
+    # for scikit-learn's own FrozenEstimator (docs/design.md, "scikit-learn").
+    _skip_common_checks = True
+
     def __init__(self, *, distribution=None):
         self.distribution = distribution
 

@@ -34,6 +34,8 @@ class DensityEstimator(DataEstimator):
     """fit(X) / pdf(X) / score_samples(X) plumbing on ``refml.base.DataEstimator``, so that
     ``refml_fast.base.FastMixin`` applies unchanged."""
 
+    _estimator_type = "density_estimator"
+
     def fit(self, X, y=None):
         """Learn the density of the rows of X (y is ignored); returns self."""
         X = self._as_matrix(X)

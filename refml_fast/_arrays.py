@@ -7,6 +7,7 @@ exception for the same input.  The caller's array is never written to.
 
 import numpy as np
 
+from refml import _interop as interop
 from refml import _validation as validation
 
 from ._config import kernel
@@ -27,11 +28,14 @@ def non_finite(X):
 
 
 def as_matrix(X, name="X"):
-    """X as a C-contiguous float64 2-D array, validated."""
+    """X as a C-contiguous float64 2-D array, validated (a DataFrame through its values)."""
+    if interop.is_sparse(X):
+        raise TypeError(interop.sparse_message(name))
+    X = interop.as_plain_array(X)
     if isinstance(X, np.ndarray) and X.dtype.kind in "biuf":
         return _check_numeric_array(X, name)
     if isinstance(X, np.ndarray) and X.dtype.kind == "c":
-        raise TypeError(validation.complex_message(name))
+        raise ValueError(validation.complex_message(name))
     return np.array(validation.as_matrix(X, name), dtype=np.float64)
 
 

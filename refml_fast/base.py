@@ -18,7 +18,15 @@ class FastMixin:
     def _as_matrix(X):
         return _arrays.as_matrix(X)
 
+    @staticmethod
+    def _answers_in_numpy(X):
+        """refml_fast's ``classes_`` and ``feature_names_in_`` are always numpy arrays."""
+        return True
+
     def _encode_labels(self, y):
+        if not isinstance(y, np.ndarray) and hasattr(y, "to_numpy") and hasattr(y, "dtype") \
+                and getattr(y.dtype, "kind", None) in ("i", "u", "b"):
+            y = y.to_numpy()   # a numeric pandas Series
         if isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "iub":
             return _arrays.encode_integer_labels(y)   # every entry is a valid label
         classes, codes = super()._encode_labels(y)

@@ -38,7 +38,7 @@ def test_bayes_multiclass_argmax_with_ties_to_the_first_class(lib):
     d = lib.FiniteDistribution(POINTS, TABLE3, classes=["a", "b", "c"])
     model = lib.BayesClassifier(distribution=d).fit(POINTS, ["a", "b", "c", "c"])
     assert as_list(model.predict(POINTS)) == ["a", "a", "b", "c"]
-    assert model.classes_ == ["a", "b", "c"] and model.n_features_in_ == 2
+    assert list(model.classes_) == ["a", "b", "c"] and model.n_features_in_ == 2
     proba = as_list(model.predict_proba([[1.0, 1.0]]))
     assert proba[0] == pytest.approx([0.0, 0.2, 0.8], rel=1e-12)
 
@@ -55,7 +55,7 @@ def test_bayes_binary_tie_goes_to_the_second_class_and_off_support_to_the_prior(
 def test_bayes_fit_records_the_distribution_classes_and_checks_the_data(lib):
     d = lib.FiniteDistribution(POINTS, TABLE3)
     model = lib.BayesClassifier(distribution=d).fit(POINTS[:2], [0, 2])
-    assert model.classes_ == [0, 1, 2]
+    assert list(model.classes_) == [0, 1, 2]
     with pytest.raises(ValueError, match="not classes of the distribution"):
         lib.BayesClassifier(distribution=d).fit(POINTS, [0, 1, 2, 5])
     with pytest.raises(ValueError, match="distribution"):
