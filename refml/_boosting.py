@@ -86,6 +86,15 @@ class AdaBoostClassifier(Committee):
     [0, 0, 1, 1, 0, 0]
     """
 
+    # Declared, as scikit-learn declares it for its own AdaBoost: weights w_i and w_i
+    # repeated rows give the same boosting in exact arithmetic, but weighted errors are
+    # summed in another order, and stumps that tie exactly (the check has 30 features on 15
+    # rows) resolve differently after a few rounds.
+    _expected_failed_checks = {
+        "check_sample_weight_equivalence_on_dense_data":
+            "exact ties between stumps resolve differently when weights replace repeated rows",
+    }
+
     def __init__(self, *, estimator=None, n_estimators=50, random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators

@@ -183,8 +183,13 @@ class Classifier(DataEstimator):
         return codes
 
     def _labels_from_codes(self, codes):
-        classes = interop.plain_labels(self.classes_)
+        classes = interop.plain_labels(self._classes())
         return [classes[code] for code in codes]
+
+    def _classes(self):
+        """The labels that codes index: ``classes_`` (a rule that needs no fit says
+        otherwise)."""
+        return self.classes_
 
     # --- fit / predict plumbing ---
     def _validate_fit(self, X, y):

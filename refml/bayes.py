@@ -51,16 +51,20 @@ class BayesClassifier(Classifier):
     distribution : a ``FiniteDistribution``, ``GaussianClasses`` or ``PassFailExample``
         (anything with ``classes``, ``n_features`` and ``posterior(x)``).
 
-    ``fit(X, y)`` learns nothing: it validates X and y like any estimator, checks that
-    the labels of y are classes of the distribution and that X has its dimension, and
-    records ``classes_`` (the distribution's classes) and ``n_features_in_``.
-    ``predict_proba(X)`` is the posterior; ``predict`` applies ``bayes_decision``.
+    The rule needs no fit: ``predict`` and ``predict_proba`` work at once, checking X
+    against the distribution's dimension (scikit-learn's tag ``requires_fit`` is False).
+    ``fit(X, y)`` is there for pipelines and learns nothing: it validates X and y like any
+    estimator, checks that the labels of y are classes of the distribution and that X has
+    its dimension, and records ``classes_`` (the distribution's classes) and
+    ``n_features_in_``.  ``predict_proba(X)`` is the posterior; ``predict`` applies
+    ``bayes_decision``.
     """
 
     # Not a learner: the rule is fixed by the distribution it is given, so scikit-learn's
     # common checks (fits on random data of other dimensions and labels) do not apply, as
     # for scikit-learn's own FrozenEstimator (docs/design.md, "scikit-learn").
     _skip_common_checks = True
+    _requires_fit = False
 
     def __init__(self, *, distribution=None):
         self.distribution = distribution
@@ -83,6 +87,16 @@ class BayesClassifier(Classifier):
             raise ValueError(f"y has labels {unknown!r} that are not classes of the "
                              f"distribution {list(self.distribution.classes)!r}")
         self.classes_ = list(self.distribution.classes)
+
+    def _validate_predict(self, X):
+        if "classes_" in vars(self):  # fitted: X is checked against the fit
+            return super()._validate_predict(X)
+        X = self._as_matrix(X)
+        self._check_params(X)  # a known distribution, of X's dimension
+        return X
+
+    def _classes(self):
+        return self.classes_ if "classes_" in vars(self) else list(self.distribution.classes)
 
     def predict_proba(self, X):
         """[P(Y = classes_[k] | X = x) for each k] for each row x of X."""

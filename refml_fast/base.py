@@ -41,7 +41,7 @@ class FastMixin:
         return np.asarray(values, dtype=np.float64)
 
     def _labels_from_codes(self, codes):
-        return _arrays.class_array(self.classes_)[np.asarray(codes, dtype=np.int64)]
+        return _arrays.class_array(self._classes())[np.asarray(codes, dtype=np.int64)]
 
     @staticmethod
     def _n_rows_cols(X):
