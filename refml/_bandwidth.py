@@ -109,6 +109,10 @@ def silverman_bandwidth(X):
 def silverman_or_raise(std, n, what):
     """Silverman's bandwidths, or ValueError naming the constant feature."""
     for j, sigma in enumerate(std):
+        if sigma != sigma or sigma == math.inf:
+            raise ValueError(f"feature {j} of {what} is too large for float64 arithmetic (the "
+                             "sum or the spread of its values overflows), so Silverman's rule "
+                             "has no finite bandwidth; rescale X")
         if not sigma > 0.0:
             raise ValueError(
                 f"Silverman's rule needs n >= 2 samples and a positive variance in every "
@@ -207,7 +211,7 @@ def explicit_cholesky(bandwidth, d):
     if _is_number(bandwidth):
         h = validation.check_scalar(bandwidth, "bandwidth", "real", low=0.0, high=math.inf,
                                     low_open=True, high_open=True)
-        return diagonal([float(h)] * d)
+        return check_representable(diagonal([float(h)] * d))
     try:
         rows = list(bandwidth)
     except TypeError:
@@ -218,8 +222,8 @@ def explicit_cholesky(bandwidth, d):
         for h in rows:
             validation.check_scalar(h, "bandwidth", "real", low=0.0, high=math.inf,
                                     low_open=True, high_open=True)
-        return diagonal([float(h) for h in rows])
-    return _matrix_cholesky(rows, d, bandwidth)
+        return check_representable(diagonal([float(h) for h in rows]))
+    return check_representable(_matrix_cholesky(rows, d, bandwidth))
 
 
 def _matrix_cholesky(rows, d, bandwidth):
@@ -239,6 +243,20 @@ def _matrix_cholesky(rows, d, bandwidth):
         return linalg.cholesky(H)
     except linalg.SingularMatrixError:
         raise ValueError(message + " (it is not positive definite)") from None
+
+
+def check_representable(L, name="bandwidth"):
+    """L itself, when every h_j = L_jj has h_j^2 a positive finite float (about 1e-154 <
+    h_j < 1e154); otherwise ValueError.  Outside that range the bandwidth matrix H = L L'
+    underflows to a singular matrix or overflows, and the densities become 0/0."""
+    for j in range(len(L)):
+        h = L[j][j]
+        if not (h * h > 0.0 and h * h < math.inf):
+            raise ValueError(
+                f"Invalid {name}: h = {h!r} for feature {j} is outside what float64 can "
+                "square (about 1e-154 < h < 1e154): the bandwidth matrix H = h^2 would "
+                "underflow to 0 or overflow; rescale X or choose another bandwidth")
+    return L
 
 
 def _is_number(value):

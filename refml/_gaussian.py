@@ -154,10 +154,45 @@ class GaussianClasses:
         x = [float(v) for v in x]
         check_dimension(len(x), self.n_features)
         scores = self.log_scores(x)
+        if not all(math.isfinite(score) for score in scores):
+            scores = self._far_log_score_differences(x)
         top = max(scores)
         weights = [math.exp(s - top) for s in scores]
         total = sum(weights)
         return [w / total for w in weights]
+
+    def _far_log_score_differences(self, x):
+        """log score_k - log score_r for an x so far from the means that the squared
+        Mahalanobis distances q_k overflow (|x| near 1e155 and beyond).
+
+        Only differences matter for the posterior.  With w_k = L_k^{-1}(x - mu_k),
+        q_k - q_r = (w_k - w_r)'(w_k + w_r); when Sigma_k = Sigma_r, w_k - w_r =
+        L^{-1}(mu_r - mu_k) is computed directly (the rounded w_k would cancel to noise).
+        Products are taken over c = max |w| so that nothing overflows before the last
+        multiplication; r is the class with the smallest q (the first on ties).
+        """
+        whitened = [linalg.solve_lower(self._cholesky[k], linalg.subtract(x, self.means[k]))
+                    for k in range(len(self.classes))]
+        c = max(abs(v) for w in whitened for v in w)
+        if not math.isfinite(c):
+            raise ValueError(f"x = {x!r} is too far from the class means for float64: its "
+                             "whitened distance overflows; rescale X")
+        scaled = [[v / c for v in w] for w in whitened]
+        r = linalg.argmax([-linalg.dot(u, u) for u in scaled])
+        differences = []
+        for k in range(len(self.classes)):
+            if k == r:
+                differences.append(0.0)
+                continue
+            if self.covariances[k] == self.covariances[r]:
+                gap = linalg.solve_lower(self._cholesky[k],
+                                         linalg.subtract(self.means[r], self.means[k]))
+            else:
+                gap = linalg.subtract(whitened[k], whitened[r])
+            q_gap = c * linalg.dot(gap, linalg.add(scaled[k], scaled[r]))
+            differences.append(math.log(self.priors[k]) - math.log(self.priors[r])
+                               - 0.5 * (self._logdet[k] - self._logdet[r]) - 0.5 * q_gap)
+        return differences
 
     def _posterior_rows(self, X):
         return [self.posterior(x) for x in X]

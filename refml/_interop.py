@@ -191,7 +191,9 @@ def fit_like_input(fit):
     @functools.wraps(fit)
     def fit_(self, X, *args, **kwargs):
         names = feature_names(X)
+        self.__dict__.pop("_fitted_params", None)
         result = fit(self, X, *args, **kwargs)
+        self._fitted_params = param_snapshot(self)
         as_array = self._answers_in_numpy(X)
         store_feature_names(self, names, as_array)
         classes = self.__dict__.get("classes_")
@@ -201,6 +203,70 @@ def fit_like_input(fit):
 
     fit_._answers_like_input = True
     return fit_
+
+
+# ----------------------------------------------------------------------------------------
+# One rule for state: a fitted model answers with the hyper-parameters it was fitted with.
+
+#: Hyper-parameters that may change between fit and predict: they do not change an answer.
+FREE_AFTER_FIT = ("n_jobs",)
+
+
+def param_snapshot(estimator):
+    """The hyper-parameters at the end of a successful fit: values by a copy (a list changed
+    in place is noticed too), nested estimators by their repr, other objects (a
+    distribution, a function) by identity and repr."""
+    import copy
+
+    snapshot = {}
+    for name, value in estimator.get_params(deep=False).items():
+        if name in FREE_AFTER_FIT:
+            continue
+        if hasattr(value, "get_params"):
+            snapshot[name] = ("estimator", repr(value))
+        elif type(value).__eq__ is object.__eq__:
+            snapshot[name] = ("object", (value, repr(value)))
+        else:
+            try:
+                snapshot[name] = ("value", copy.deepcopy(value))
+            except Exception:  # not copyable: by identity and repr
+                snapshot[name] = ("object", (value, repr(value)))
+    return snapshot
+
+
+def _unchanged(kind, before, now):
+    if kind == "estimator":
+        return hasattr(now, "get_params") and repr(now) == before
+    if kind == "object":
+        return now is before[0] and repr(now) == before[1]
+    if now is before:
+        return True
+    try:
+        equal = now == before
+        if hasattr(equal, "all"):  # numpy arrays
+            return getattr(now, "shape", None) == getattr(before, "shape", None) \
+                and bool(equal.all())
+        return type(now) is type(before) and bool(equal)
+    except Exception:
+        return False
+
+
+def check_params_unchanged(estimator):
+    """Raise ``ValueError`` when a hyper-parameter was changed after fit: the fitted model
+    and the new setting would otherwise be mixed (or, for k-NN, read past the data)."""
+    snapshot = estimator.__dict__.get("_fitted_params")
+    if snapshot is None:
+        return
+    params = estimator.get_params(deep=False)
+    for name, (kind, before) in snapshot.items():
+        now = params.get(name)
+        if not _unchanged(kind, before, now):
+            shown = before if kind == "estimator" else \
+                repr(before[0] if kind == "object" else before)
+            raise ValueError(
+                f"{type(estimator).__name__}: the hyper-parameter {name} was changed after "
+                f"fit (fitted with {shown}, now {now!r}); the fitted model answers only with "
+                f"the settings it was fitted with. Call fit again, or set {name} back")
 
 
 def wrap_methods(cls):

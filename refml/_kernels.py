@@ -144,7 +144,8 @@ def kde_sums(queries, data, L, kernel, log):
     """For each query x: S(x) = sum_i k(q_i) with q_i = |L^(-1)(x - x_i)|^2, or log S(x).
 
     The log is computed without underflow: for the Gaussian, with m = min_i q_i,
-    log S = log sum_i exp(-(q_i - m)/2) - m/2, and the shifted sum is >= 1; for the
+    log S = log sum_i exp(-(q_i - m)/2) - m/2, and the shifted sum is >= 1 (m = inf, every
+    q_i beyond the float range, gives -inf: log S < -m/2 is below -1e308); for the
     Epanechnikov, log S = log of the sum, or -inf where every k(q_i) is 0.
     """
     d = len(L)
@@ -158,6 +159,9 @@ def kde_sums(queries, data, L, kernel, log):
             sums.append(total)
         elif kernel == "gaussian":
             smallest = min(q)
+            if smallest == math.inf:  # every q_i overflowed: log S < -1e308 rounds to -inf
+                sums.append(-math.inf)
+                continue
             total = 0.0
             for value in q:
                 total += math.exp(-0.5 * (value - smallest))

@@ -209,6 +209,9 @@ def as_labels(y):
                 "bools, or integral floats), not real-valued targets")
     if has_str and has_number:
         raise ValueError("Unknown label type: mix of strings and numbers in y")
+    if has_str and len({type(label) for label in labels if isinstance(label, (str, bytes))}) > 1:
+        raise ValueError("Unknown label type: mix of str and bytes labels in y (decode the "
+                         "bytes, or encode the strings, so that the labels can be sorted)")
     return labels
 
 
@@ -242,6 +245,8 @@ def check_binary(classes, estimator_name):
 # ----------------------------------------------------------------------------------------
 # Hyper-parameters: checked at fit, never in __init__.
 
+INT64_MAX = 2 ** 63 - 1
+
 
 def check_scalar(value, name, kind, low=None, high=None, low_open=False, high_open=False):
     """Check a numeric hyper-parameter; ``kind`` is "int" or "real".
@@ -257,6 +262,11 @@ def check_scalar(value, name, kind, low=None, high=None, low_open=False, high_op
                          f"{'an integer' if kind == 'int' else 'a real number'}")
     if kind == "real" and value != value:
         raise ValueError(f"Invalid parameter {name}={value!r}: must not be NaN")
+    if kind == "int" and abs(value) > INT64_MAX:
+        # Counts and sizes travel as 64-bit integers in refml_fast's kernels; a larger
+        # value would wrap around there.  2**63 - 1 is already effectively unlimited.
+        raise ValueError(f"Invalid parameter {name}={value!r}: must be at most 2**63 - 1 "
+                         "in absolute value (use 2**63 - 1 for 'effectively unlimited')")
     too_low = low is not None and (value <= low if low_open else value < low)
     too_high = high is not None and (value >= high if high_open else value > high)
     if too_low or too_high:

@@ -148,6 +148,7 @@ class DataEstimator(BaseEstimator):
     def _validate_predict(self, X):
         """X validated against the fitted number of features."""
         self._check_is_fitted()
+        interop.check_params_unchanged(self)
         interop.check_feature_names(self, X)
         X = self._as_matrix(X)
         validation.check_n_features(self._n_rows_cols(X)[1], self.n_features_in_,
@@ -158,6 +159,7 @@ class DataEstimator(BaseEstimator):
         """Drop every learned attribute (used when a fit fails half-way)."""
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("_")]:
             delattr(self, name)
+        self.__dict__.pop("_fitted_params", None)
 
 
 class Classifier(DataEstimator):

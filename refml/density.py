@@ -142,15 +142,42 @@ class Histogram(DensityEstimator):
         return volume
 
     def pdf(self, X):
-        """f_hat(x) = N_cell(x) / (n prod_j h_j), 0 outside the range or in an empty cell."""
+        """f_hat(x) = N_cell(x) / (n prod_j h_j), 0 outside the range or in an empty cell.
+
+        When the volume prod_j h_j leaves the float range (tiny bins in many dimensions),
+        the value is exp(log f_hat(x)) from ``score_samples``: inf where f_hat(x) is beyond
+        the largest float, never a division by zero."""
         X = self._validate_predict(X)
         denominator = self.n_samples_ * self._volume()
-        return self._as_output([self.counts_.get(cell, 0) / denominator if cell is not None
-                                else 0.0 for cell in self._cells(X)])
+        if 0.0 < denominator < math.inf:
+            return self._as_output([self.counts_.get(cell, 0) / denominator
+                                    if cell is not None else 0.0 for cell in self._cells(X)])
+        return self._as_output([_exp(value) for value in self._log_pdf(X)])
 
     def score_samples(self, X):
-        """log f_hat(x), -inf where f_hat(x) = 0."""
-        return self._as_output([math.log(p) if p > 0.0 else -math.inf for p in self.pdf(X)])
+        """log f_hat(x) = log N_cell(x) - log n - sum_j log h_j; -inf where f_hat(x) = 0."""
+        X = self._validate_predict(X)
+        return self._as_output(self._log_pdf(X))
+
+    def _log_pdf(self, X):
+        denominator = self.n_samples_ * self._volume()
+        if 0.0 < denominator < math.inf:
+            return [math.log(count / denominator) if count > 0 else -math.inf
+                    for count in self._cell_counts(X)]
+        log_denominator = math.log(self.n_samples_) + sum(math.log(h) for h in self.bin_width_)
+        return [math.log(count) - log_denominator if count > 0 else -math.inf
+                for count in self._cell_counts(X)]
+
+    def _cell_counts(self, X):
+        return [self.counts_.get(cell, 0) if cell is not None else 0 for cell in self._cells(X)]
+
+
+def _exp(value):
+    """exp(value), inf where it overflows (math.exp raises OverflowError there)."""
+    try:
+        return math.exp(value)
+    except OverflowError:
+        return math.inf
 
 
 def check_bin_widths(low, high, m, name):
@@ -160,6 +187,9 @@ def check_bin_widths(low, high, m, name):
         if not math.isfinite((b - a) * m):
             raise ValueError(f"{name}: the range [{a!r}, {b!r}] of feature {j} times bins={m} "
                              "overflows float64; rescale the data")
+        if not (b - a) / m > 0.0:
+            raise ValueError(f"{name}: the range [{a!r}, {b!r}] of feature {j} divided into "
+                             f"bins={m} bins underflows to a zero bin width; rescale the data")
 
 
 def bin_index(x, low, high, m):
@@ -329,7 +359,7 @@ class KernelDensity(bandwidths.KernelSums, DensityEstimator):
             L = bandwidths.diagonal(silverman)
             if self.bandwidth == "cv":
                 L, self.cv_scores_ = bandwidths.cv_search(self, X, L, self.kernel)
-        self.bandwidth_cholesky_ = L
+        self.bandwidth_cholesky_ = bandwidths.check_representable(L, "bandwidth (from X)")
         self.bandwidth_matrix_ = [[sum(L[i][k] * L[j][k] for k in range(d)) for j in range(d)]
                                   for i in range(d)]
 

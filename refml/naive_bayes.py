@@ -161,7 +161,8 @@ class KernelDensityClassifier(DensityClassifier):
                 if self.bandwidth == "cv" and n_k >= 2:
                     L = bandwidths.cv_search(self, rows, L, self.kernel)[0]
             self.class_data_.append(rows)
-            self.bandwidth_cholesky_.append(L)
+            self.bandwidth_cholesky_.append(bandwidths.check_representable(
+                L, f"bandwidth of class {self.classes_[k]!r}"))
 
     def _log_constants(self):
         """log(c_d det(H_k)^(-1/2) / n_k) for each class."""
@@ -320,6 +321,8 @@ class NaiveBayes(DensityClassifier):
                 if self.bandwidth == "cv" and n_k >= 2:
                     h = [bandwidths.cv_search(self, self._column(rows, j), [[h[j]]],
                                               self.kernel)[0][0][0] for j in range(len(h))]
+            bandwidths.check_representable(bandwidths.diagonal(h),
+                                           f"bandwidth of class {self.classes_[k]!r}")
             self.class_data_.append(rows)
             self.bandwidths_.append(h)
 

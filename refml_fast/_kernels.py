@@ -77,6 +77,8 @@ def kde_sum_one(x, data, L, diagonal, code, r2, log):
         for i in range(1, n):
             if q[i] < smallest:
                 smallest = q[i]
+        if smallest == np.inf:  # every q_i overflowed: log S < -1e308 rounds to -inf
+            return -np.inf
         for i in range(n):
             total += math.exp(-0.5 * (q[i] - smallest))
         return math.log(total) - 0.5 * smallest
