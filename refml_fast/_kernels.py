@@ -33,7 +33,8 @@ def whitened_squared_distance(x, y, L, diagonal, z):
         total = x[j] - y[j]
         if not diagonal:
             for k in range(j):
-                total -= L[j, k] * z[k]
+                if L[j, k] != 0.0:  # as refml: no 0 * inf = NaN for far queries
+                    total -= L[j, k] * z[k]
         z[j] = total / L[j, j]
         q += z[j] * z[j]
     return q
