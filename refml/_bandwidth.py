@@ -131,6 +131,12 @@ def diagonal(bandwidths):
     return [[bandwidths[i] if i == j else 0.0 for j in range(d)] for i in range(d)]
 
 
+def factor_product(L):
+    """H = L L': H_ij = sum_k L_ik L_jk, k ascending."""
+    d = len(L)
+    return [[sum(L[i][k] * L[j][k] for k in range(d)) for j in range(d)] for i in range(d)]
+
+
 def scaled(L, s):
     """s L, the factor of s^2 H."""
     return [[s * value for value in row] for row in L]
@@ -203,15 +209,23 @@ class KernelSums:
     def _feature_std(self, X):
         return feature_std(X)
 
+    def _diagonal_factor(self, bandwidths):
+        return diagonal(bandwidths)
 
-def explicit_cholesky(bandwidth, d):
+    def _factor_product(self, L):
+        return factor_product(L)
+
+
+def explicit_cholesky(bandwidth, d, make_diagonal=diagonal):
     """L with H = L L' for a numeric bandwidth: h (H = h^2 I), d numbers h_j
     (H = diag(h_j^2)), or a symmetric positive definite d x d matrix H.
-    Raises ValueError naming ``bandwidth``."""
+    Raises ValueError naming ``bandwidth``.  ``make_diagonal`` builds diag(h_j) (refml_fast:
+    a numpy array; a check alone: the list of h_j itself)."""
     if _is_number(bandwidth):
         h = validation.check_scalar(bandwidth, "bandwidth", "real", low=0.0, high=math.inf,
                                     low_open=True, high_open=True)
-        return check_representable(diagonal([float(h)] * d))
+        check_representable_values([h])
+        return make_diagonal([float(h)] * d)
     try:
         rows = list(bandwidth)
     except TypeError:
@@ -222,7 +236,8 @@ def explicit_cholesky(bandwidth, d):
         for h in rows:
             validation.check_scalar(h, "bandwidth", "real", low=0.0, high=math.inf,
                                     low_open=True, high_open=True)
-        return check_representable(diagonal([float(h) for h in rows]))
+        check_representable_values(rows)
+        return make_diagonal([float(h) for h in rows])
     return check_representable(_matrix_cholesky(rows, d, bandwidth))
 
 
@@ -249,14 +264,19 @@ def check_representable(L, name="bandwidth"):
     """L itself, when every h_j = L_jj has h_j^2 a positive finite float (about 1e-154 <
     h_j < 1e154); otherwise ValueError.  Outside that range the bandwidth matrix H = L L'
     underflows to a singular matrix or overflows, and the densities become 0/0."""
-    for j in range(len(L)):
-        h = L[j][j]
+    check_representable_values([L[j][j] for j in range(len(L))], name)
+    return L
+
+
+def check_representable_values(values, name="bandwidth"):
+    """``check_representable`` for the diagonal h_1, ..., h_d given as a sequence."""
+    for j, h in enumerate(values):
+        h = float(h)
         if not (h * h > 0.0 and h * h < math.inf):
             raise ValueError(
                 f"Invalid {name}: h = {h!r} for feature {j} is outside what float64 can "
                 "square (about 1e-154 < h < 1e154): the bandwidth matrix H = h^2 would "
                 "underflow to 0 or overflow; rescale X or choose another bandwidth")
-    return L
 
 
 def _is_number(value):

@@ -342,26 +342,26 @@ class KernelDensity(bandwidths.KernelSums, DensityEstimator):
                 raise ValueError("Invalid parameter bandwidth='cv': cross-validation needs "
                                  f"at least 2 samples, X has {n}")
         else:
-            bandwidths.explicit_cholesky(self.bandwidth, d)
+            bandwidths.explicit_cholesky(self.bandwidth, d, make_diagonal=list)
 
     def _fit(self, X):
         n, d = self._n_rows_cols(X)
         self.training_data_ = X
         self.cv_scores_ = None
         if not isinstance(self.bandwidth, str):
-            L = bandwidths.explicit_cholesky(self.bandwidth, d)
+            L = bandwidths.explicit_cholesky(self.bandwidth, d, self._diagonal_factor)
         else:
             try:
                 silverman = bandwidths.silverman_or_raise(self._feature_std(X), n, "X")
             except ValueError as error:
                 raise ValueError(f"Invalid parameter bandwidth={self.bandwidth!r}: "
                                  f"{error}") from None
-            L = bandwidths.diagonal(silverman)
+            L = self._diagonal_factor(silverman)
             if self.bandwidth == "cv":
                 L, self.cv_scores_ = bandwidths.cv_search(self, X, L, self.kernel)
         self.bandwidth_cholesky_ = bandwidths.check_representable(L, "bandwidth (from X)")
-        self.bandwidth_matrix_ = [[sum(L[i][k] * L[j][k] for k in range(d)) for j in range(d)]
-                                  for i in range(d)]
+        self.bandwidth_matrix_ = self._factor_product(L)  # H = L L'
+
 
     def _log_constant(self):
         """log( c_d det(H)^(-1/2) / n ) = log c_d - sum_j log L_jj - log n."""

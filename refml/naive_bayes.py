@@ -119,7 +119,7 @@ def _check_bandwidth(estimator, d, one_dimensional):
         validation.check_scalar(estimator.bandwidth, "bandwidth", "real", low=0.0,
                                 high=math.inf, low_open=True, high_open=True)
     else:
-        bandwidths.explicit_cholesky(estimator.bandwidth, d)
+        bandwidths.explicit_cholesky(estimator.bandwidth, d, make_diagonal=list)
 
 
 class KernelDensityClassifier(DensityClassifier):
@@ -154,10 +154,10 @@ class KernelDensityClassifier(DensityClassifier):
             rows = self._rows_of_class(X, codes, k)
             n_k = self.class_count_[k]
             if not isinstance(self.bandwidth, str):
-                L = bandwidths.explicit_cholesky(self.bandwidth, d)
+                L = bandwidths.explicit_cholesky(self.bandwidth, d, self._diagonal_factor)
             else:
                 std = self._class_std(rows, fallback)
-                L = bandwidths.diagonal(bandwidths.silverman_from_std(std, n_k))
+                L = self._diagonal_factor(bandwidths.silverman_from_std(std, n_k))
                 if self.bandwidth == "cv" and n_k >= 2:
                     L = bandwidths.cv_search(self, rows, L, self.kernel)[0]
             self.class_data_.append(rows)
@@ -321,8 +321,7 @@ class NaiveBayes(DensityClassifier):
                 if self.bandwidth == "cv" and n_k >= 2:
                     h = [bandwidths.cv_search(self, self._column(rows, j), [[h[j]]],
                                               self.kernel)[0][0][0] for j in range(len(h))]
-            bandwidths.check_representable(bandwidths.diagonal(h),
-                                           f"bandwidth of class {self.classes_[k]!r}")
+            bandwidths.check_representable_values(h, f"bandwidth of class {self.classes_[k]!r}")
             self.class_data_.append(rows)
             self.bandwidths_.append(h)
 

@@ -208,14 +208,52 @@ def class_moments_kernel(X, codes, means, variances):
             variances[k, j] = variances[k, j] / counts[k]
 
 
+@kernel
+def factor_product_kernel(L, H):
+    """H = L L' with H_ij = sum_k L_ik L_jk, k ascending (refml's ``factor_product``).
+
+    L is lower-triangular, so the products with k > min(i, j) are exact zeros, which leave
+    a sum unchanged: they are skipped; H_ji takes the same products as H_ij (L_jk L_ik is
+    L_ik L_jk exactly)."""
+    d = L.shape[0]
+    for i in range(d):
+        for j in range(i + 1):
+            total = 0.0
+            for k in range(j + 1):
+                total += L[i, k] * L[j, k]
+            H[i, j] = total
+            H[j, i] = total
+
+
 # ----------------------------------------------------------------------------------------
 # Python wrappers with the signatures of refml's twins (numpy in, numpy out).
 
 
+def factor_product(L):
+    if is_diagonal(L):
+        # Every sum is 0.0 plus exact zeros, but for H_jj = 0.0 + h_j^2: the same floats.
+        H = np.zeros_like(L)
+        H[np.arange(L.shape[0]), np.arange(L.shape[0])] = np.diag(L) * np.diag(L)
+        return H
+    H = np.empty_like(L)
+    factor_product_kernel(L, H)
+    return H
+
+
 def _cholesky_array(L):
     L = np.ascontiguousarray(np.asarray(L, dtype=np.float64))
-    diagonal = bool(np.all(L == np.diag(np.diag(L))))
-    return L, diagonal
+    return L, is_diagonal(L)
+
+
+@kernel
+def is_diagonal(L):
+    """True when every off-diagonal entry of the square L is 0 (no temporary arrays)."""
+    d = L.shape[0]
+    for i in range(d):
+        for j in range(d):
+            if i != j and L[i, j] != 0.0:
+                return False
+    return True
 
 
 def kde_sums(queries, data, L, kernel_name, log):

@@ -6,6 +6,8 @@ are refml's code.  ``Histogram`` has no hot core beyond counting: it only takes 
 gives numpy out.
 """
 
+import numpy as np
+
 from refml import _bandwidth
 from refml import density as reference
 from refml._bandwidth import (histogram_amise, histogram_optimal_bandwidth, kde_amise,
@@ -34,6 +36,15 @@ class FastKernelSums(_bandwidth.KernelSums):
 
     def _feature_std(self, X):
         return _kernels.feature_std(X)
+
+    def _diagonal_factor(self, bandwidths):
+        h = np.asarray(bandwidths, dtype=np.float64)
+        L = np.zeros((h.shape[0], h.shape[0]))
+        L[np.arange(h.shape[0]), np.arange(h.shape[0])] = h
+        return L
+
+    def _factor_product(self, L):
+        return _kernels.factor_product(np.ascontiguousarray(L, dtype=np.float64))
 
 
 class Histogram(FastMixin, reference.Histogram):

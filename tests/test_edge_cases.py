@@ -171,3 +171,30 @@ def test_histogram_with_an_underflowing_bin_volume(lib):
 def test_histogram_bins_of_zero_width_are_refused(lib):
     with pytest.raises(ValueError, match="zero bin width"):
         lib.Histogram(bins=10).fit([[0.0], [1e-323]])
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("bandwidth", ["silverman", 0.7, [0.5, 1.0, 2.0, 3.0],
+                                       [[2.0, 0.3, 0.1, 0.0], [0.3, 1.0, 0.2, 0.1],
+                                        [0.1, 0.2, 1.5, 0.3], [0.0, 0.1, 0.3, 1.2]]],
+                         ids=["silverman", "scalar", "diagonal", "matrix"])
+def test_wide_data_paths_keep_the_floats(bandwidth):
+    """refml_fast builds diagonal factors and H = L L' with numpy and a kernel (5 x 1,000
+    KDE fits took a minute in pure Python); the floats stay refml's."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+
+    rng = np.random.RandomState(1)
+    X = rng.randn(30, 4)
+    a = refml.KernelDensity(bandwidth=bandwidth).fit(X.tolist())
+    b = refml_fast.KernelDensity(bandwidth=bandwidth).fit(X)
+    assert np.array_equal(np.array(a.bandwidth_matrix_), b.bandwidth_matrix_)
+    assert np.array_equal(np.array(a.bandwidth_cholesky_), b.bandwidth_cholesky_)
+    assert a.score_samples(X.tolist()) == b.score_samples(X).tolist()
+    y = [0] * 15 + [1] * 15
+    if not isinstance(bandwidth, str) or bandwidth == "silverman":
+        p = refml.KernelDensityClassifier(bandwidth=bandwidth).fit(X.tolist(), y)
+        q = refml_fast.KernelDensityClassifier(bandwidth=bandwidth).fit(X, y)
+        assert p.predict_proba(X.tolist()) == q.predict_proba(X).tolist()
