@@ -147,8 +147,11 @@ def _check_finite(Sigma, what):
     for row in Sigma:
         for value in row:
             if not math.isfinite(value):
-                raise ValueError(f"{what} overflows the float range (X has values too large "
-                                 "to square); rescale X")
+                raise ValueError(overflow_message(what))
+
+
+def overflow_message(what):
+    return f"{what} overflows the float range (X has values too large to square); rescale X"
 
 
 def check_means_finite(means):

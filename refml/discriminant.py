@@ -105,6 +105,20 @@ class _GaussianDiscriminant(Classifier):
     def _predict_codes(self, X):
         return self._codes_from_scores(self._discriminant_scores(X))
 
+    # --- the matrix steps (refml_fast overrides them with numpy and a kernel) ---
+    @staticmethod
+    def _pooled_scatter(scatters):
+        return gaussian.pooled_scatter(scatters)
+
+    @staticmethod
+    def _covariance(S, divisor, reg_param):
+        """(1 - r) S / divisor + r I."""
+        return gaussian.shrink(gaussian.divide(S, divisor), reg_param)
+
+    @staticmethod
+    def _factor(Sigma, what, reg_param):
+        return gaussian.factor_covariance(Sigma, what, reg_param)
+
     def decision_function(self, X):
         """Binary: the log posterior odds of classes_[1]; K > 2: the delta_k(x) (n x K)."""
         X = self._validate_predict(X)
@@ -204,10 +218,8 @@ class LinearDiscriminantAnalysis(_GaussianDiscriminant):
         if divisor == 0:
             raise ValueError("covariance='pooled' divides by N - K = 0: every class has a "
                              "single sample; use covariance='mle' with reg_param > 0")
-        Sigma = gaussian.divide(gaussian.pooled_scatter(scatters), divisor)
-        Sigma = gaussian.shrink(Sigma, self.reg_param)
-        L = gaussian.factor_covariance(Sigma, "the pooled within-class covariance",
-                                       self.reg_param)
+        Sigma = self._covariance(self._pooled_scatter(scatters), divisor, self.reg_param)
+        L = self._factor(Sigma, "the pooled within-class covariance", self.reg_param)
         if n_classes == 2:
             w, b = fisher_discriminant(L, means[0], means[1], priors[0], priors[1])
             coef, intercept = [w], [b]
@@ -294,9 +306,9 @@ class QuadraticDiscriminantAnalysis(_GaussianDiscriminant):
         priors = self._class_priors(counts)
         covariances, factors, log_dets = [], [], []
         for label, n_k, S_k in zip(self.classes_, counts, scatters):
-            Sigma_k = gaussian.shrink(gaussian.divide(S_k, n_k), self.reg_param)
+            Sigma_k = self._covariance(S_k, n_k, self.reg_param)
             what = f"the covariance of class {label!r} ({n_k} sample(s))"
-            L_k = gaussian.factor_covariance(Sigma_k, what, self.reg_param)
+            L_k = self._factor(Sigma_k, what, self.reg_param)
             covariances.append(Sigma_k)
             factors.append(L_k)
             log_dets.append(linalg.cholesky_logdet(L_k))      # log |Sigma_k|

@@ -41,7 +41,39 @@ class _FastGaussian:
         means = np.zeros((n_classes, n_features))
         scatters = np.zeros((n_classes, n_features, n_features))
         class_statistics(X, codes, counts, means, scatters)
-        return counts.tolist(), means.tolist(), scatters.tolist()
+        return counts.tolist(), means.tolist(), scatters
+
+    @staticmethod
+    def _pooled_scatter(scatters):
+        W = np.zeros(scatters.shape[1:])
+        for S in scatters:        # refml: W_jl += S_jl, class by class, from 0.0
+            W += S
+        return W
+
+    @staticmethod
+    def _covariance(S, divisor, reg_param):
+        """In place: S is a scatter matrix this fit made and uses only here (d x d may be
+        800 MB on 10,000 features)."""
+        Sigma = np.divide(S, divisor, out=S)
+        if reg_param == 0.0:
+            return Sigma
+        index = np.arange(Sigma.shape[0])
+        diagonal = (1.0 - reg_param) * Sigma[index, index] + reg_param
+        np.multiply(Sigma, 1.0 - reg_param, out=Sigma)
+        np.add(Sigma, 0.0, out=Sigma)               # refml adds 0.0 off the diagonal
+        Sigma[index, index] = diagonal
+        return Sigma
+
+    @staticmethod
+    def _factor(Sigma, what, reg_param):
+        if not np.isfinite(Sigma).all():
+            raise ValueError(gaussian.overflow_message(what))
+        L = np.zeros_like(Sigma)
+        if cholesky_kernel(Sigma, L) and bool(np.all(np.diag(L) * np.diag(L) >
+                                                    gaussian.SINGULAR_TOLERANCE * np.diag(Sigma))):
+            return L
+        raise gaussian.SingularCovarianceError(gaussian.singular_message(
+            what, gaussian._first_dependent_feature(Sigma), reg_param))
 
     def _check_scores(self, scores):
         if not np.isfinite(scores).all():
@@ -110,6 +142,26 @@ class QuadraticDiscriminantAnalysis(_FastGaussian, FastMixin,
 
 # ----------------------------------------------------------------------------------------
 # Kernels.  Outputs are allocated (zeroed where accumulated) by the caller.
+
+
+@kernel
+def cholesky_kernel(A, L):
+    """refml's ``_linalg.cholesky`` into the zeroed L, column by column in its order;
+    False where a pivot is not positive (L then holds the columns before it)."""
+    n = A.shape[0]
+    for j in range(n):
+        pivot = A[j, j]
+        for k in range(j):
+            pivot -= L[j, k] * L[j, k]
+        if not pivot > 0.0:
+            return False
+        L[j, j] = math.sqrt(pivot)
+        for i in range(j + 1, n):
+            total = A[i, j]
+            for k in range(j):
+                total -= L[i, k] * L[j, k]
+            L[i, j] = total / L[j, j]
+    return True
 
 
 @kernel
