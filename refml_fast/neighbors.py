@@ -73,6 +73,7 @@ from refml_fast.base import FastMixin
 FLOAT32_ROUNDOFF = 2.0 ** -24
 SCALE_LIMIT = 1e30              # float32 holds 3.4e38: products stay far below it
 TILE = 512                      # training rows per tile (32 features: 64 KiB of float32)
+CHUNK = 64 * TILE               # training rows per block when the tiles are prepared
 GROUP = 4                       # queries sharing one pass over a tile
 BLOCK = 32                      # queries screened while a tile stays in cache
 CAPACITY = 1024                 # candidates kept per query before it is checked exhaustively
@@ -83,7 +84,8 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
     __doc__ = refml.neighbors.KNeighborsClassifier.__doc__
 
     def _fit(self, X, codes):
-        X = np.array(X, dtype=np.float64, order="C")  # a private copy of the training rows
+        # X is the caller's array itself when it already was C-contiguous float64: no copy,
+        # as scikit-learn keeps it (changing that array afterwards changes the model).
         super()._fit(X, codes)
         self._prepare_search()
 
@@ -109,9 +111,24 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
                                         float(np.linalg.norm(P)))
             except np.linalg.LinAlgError:
                 self._bound_scale = np.inf  # no approximate pass: every row checked exactly
-        T, centred_norms, _ = self._approximate_rows(self._fit_X)
-        self._fit_tiles = training_tiles(T)
-        norms = np.einsum("ij,ij->i", T.astype(np.float64), T.astype(np.float64))
+        # Block by block (CHUNK rows), so that the temporaries stay small: the kept tiles
+        # (float32, half the size of X) are the only array of the size of X made here.
+        n, d = self._fit_X.shape
+        n_tiles = -(-n // TILE)
+        tiles = np.zeros((n_tiles, d, TILE), dtype=np.float32)
+        centred_norms = np.empty(n)
+        norms = np.empty(n)
+        for start in range(0, n, CHUNK):   # CHUNK is a multiple of TILE
+            stop = min(start + CHUNK, n)
+            T, centred_norms[start:stop], _ = self._approximate_rows(self._fit_X[start:stop])
+            wide = T.astype(np.float64)
+            norms[start:stop] = np.einsum("ij,ij->i", wide, wide)
+            padded = np.zeros((-(-(stop - start) // TILE) * TILE, d), dtype=np.float32)
+            padded[:stop - start] = T
+            first = start // TILE
+            tiles[first:first + padded.shape[0] // TILE] = \
+                padded.reshape(-1, TILE, d).transpose(0, 2, 1)
+        self._fit_tiles = tiles
         epsilon, _ = self._bound_constants()
         self._fit_upper = norms + epsilon * centred_norms
         self._fit_lower = norms - epsilon * centred_norms

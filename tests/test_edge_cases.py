@@ -198,3 +198,21 @@ def test_wide_data_paths_keep_the_floats(bandwidth):
         p = refml.KernelDensityClassifier(bandwidth=bandwidth).fit(X.tolist(), y)
         q = refml_fast.KernelDensityClassifier(bandwidth=bandwidth).fit(X, y)
         assert p.predict_proba(X.tolist()) == q.predict_proba(X).tolist()
+
+
+@pytest.mark.fast
+def test_knn_keeps_a_c_contiguous_float64_x_without_copying_it():
+    import numpy as np
+
+    import refml_fast
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(40000, 3)   # several blocks of tiles
+    y = rng.randint(0, 3, 40000)
+    model = refml_fast.KNeighborsClassifier(n_neighbors=3).fit(X, y)
+    assert np.shares_memory(model._fit_X, X)
+    Q = rng.randn(200, 3)
+    distances = ((Q[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)
+    nearest = np.argsort(distances, axis=1, kind="stable")[:, :3]
+    votes = np.array([np.bincount(y[row], minlength=3) for row in nearest])
+    assert model.predict(Q).tolist() == np.argmax(votes, axis=1).tolist()
