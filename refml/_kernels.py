@@ -24,7 +24,6 @@ index order, features in column order, a double sum row by row and then over the
 
 import math
 
-from . import _linalg as linalg
 
 KERNELS = ("gaussian", "epanechnikov")
 SQRT5 = math.sqrt(5.0)
