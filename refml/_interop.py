@@ -52,6 +52,13 @@ def is_array_like(obj):
     return hasattr(obj, "__array__") or hasattr(obj, "to_numpy")
 
 
+def dense(obj, name="X"):
+    """``as_plain_array(obj)``, after refusing a sparse matrix with ``TypeError``."""
+    if is_sparse(obj):
+        raise TypeError(sparse_message(name))
+    return as_plain_array(obj)
+
+
 def as_plain_array(obj):
     """The array behind an array-like: a DataFrame's or Series' values (``to_numpy``), or
     ``__array__()`` of an object that has no ``tolist``; anything else unchanged."""

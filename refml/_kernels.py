@@ -24,6 +24,7 @@ index order, features in column order, a double sum row by row and then over the
 
 import math
 
+from . import _linalg as linalg
 
 KERNELS = ("gaussian", "epanechnikov")
 SQRT5 = math.sqrt(5.0)
@@ -134,19 +135,9 @@ def convolution_value(kernel, q, d):
 
 
 def whitened_squared_distance(x, y, L):
-    """q = (x - y)' H^(-1) (x - y) = |L^(-1)(x - y)|^2 (forward substitution).
-
-    Zero entries of L are skipped, which changes no finite result and keeps an overflowed
-    z_k (far queries) from turning 0 * inf into NaN."""
-    z, q = [], 0.0
-    for j in range(len(x)):
-        total = x[j] - y[j]
-        for k in range(j):
-            if L[j][k] != 0.0:
-                total -= L[j][k] * z[k]
-        z.append(total / L[j][j])
-        q += z[j] * z[j]
-    return q
+    """q = (x - y)' H^(-1) (x - y) = |L^(-1)(x - y)|^2 (forward substitution)."""
+    z = linalg.solve_lower(L, linalg.subtract(x, y))
+    return linalg.dot(z, z)
 
 
 def kde_sums(queries, data, L, kernel, log):

@@ -126,12 +126,16 @@ def cholesky(A):
 
 
 def solve_lower(L, b):
-    """x with L x = b, L lower-triangular (forward substitution)."""
+    """x with L x = b, L lower-triangular (forward substitution).
+
+    Zero entries of L are skipped: that changes no finite result, and keeps an overflowed
+    x_k (a point far beyond the float range in whitened units) from making 0 * inf = NaN."""
     x = [0.0] * len(b)
     for i in range(len(b)):
         total = b[i]
         for k in range(i):
-            total -= L[i][k] * x[k]
+            if L[i][k] != 0.0:
+                total -= L[i][k] * x[k]
         x[i] = total / L[i][i]
     return x
 

@@ -106,9 +106,7 @@ def as_matrix(X, name="X"):
     A pandas DataFrame or any object with ``__array__``/``to_numpy`` is read through its
     values; sparse matrices are refused with ``TypeError``.
     """
-    if interop.is_sparse(X):
-        raise TypeError(interop.sparse_message(name))
-    X = interop.as_plain_array(X)
+    X = interop.dense(X, name)
     if not _is_row(X):
         raise ValueError(not_2d_message("scalar"))
     if hasattr(X, "tolist") and callable(X.tolist):  # numpy arrays and friends
@@ -166,9 +164,7 @@ def as_labels(y):
     scikit-learn accepts them.  Refused with ``ValueError``: NaN or infinity, non-integral
     floats ("Unknown label type: continuous"), a mix of strings and numbers, 2-D y.
     """
-    if interop.is_sparse(y):
-        raise TypeError(interop.sparse_message("y"))
-    y = interop.as_plain_array(y)
+    y = interop.dense(y, "y")
     if isinstance(y, (str, bytes)) or not _is_row(y):
         raise ValueError("y should be a 1d array of labels, got a scalar instead")
     if getattr(getattr(y, "dtype", None), "kind", None) in ("i", "u", "b") \

@@ -146,31 +146,37 @@ class Histogram(DensityEstimator):
         """f_hat(x) = N_cell(x) / (n prod_j h_j), 0 outside the range or in an empty cell.
 
         When the volume prod_j h_j leaves the float range (tiny bins in many dimensions),
-        the value is exp(log f_hat(x)) from ``score_samples``: inf where f_hat(x) is beyond
-        the largest float, never a division by zero."""
+        the value is exp(log f_hat(x)) from the logs of the widths: inf where f_hat(x) is
+        beyond the largest float, never a division by zero."""
         X = self._validate_predict(X)
-        denominator = self.n_samples_ * self._volume()
-        if 0.0 < denominator < math.inf:
-            return self._as_output([self.counts_.get(cell, 0) / denominator
-                                    if cell is not None else 0.0 for cell in self._cells(X)])
-        return self._as_output([_exp(value) for value in self._log_pdf(X)])
+        counts, denominator = self._cell_counts(X), self._denominator()
+        if denominator is None:
+            return self._as_output([_exp(value) for value in self._log_pdf(counts)])
+        return self._as_output([count / denominator for count in counts])
 
     def score_samples(self, X):
-        """log f_hat(x) = log N_cell(x) - log n - sum_j log h_j; -inf where f_hat(x) = 0."""
+        """log f_hat(x), -inf where f_hat(x) = 0."""
         X = self._validate_predict(X)
-        return self._as_output(self._log_pdf(X))
-
-    def _log_pdf(self, X):
-        denominator = self.n_samples_ * self._volume()
-        if 0.0 < denominator < math.inf:
-            return [math.log(count / denominator) if count > 0 else -math.inf
-                    for count in self._cell_counts(X)]
-        log_denominator = math.log(self.n_samples_) + sum(math.log(h) for h in self.bin_width_)
-        return [math.log(count) - log_denominator if count > 0 else -math.inf
-                for count in self._cell_counts(X)]
+        counts, denominator = self._cell_counts(X), self._denominator()
+        if denominator is None:
+            return self._as_output(self._log_pdf(counts))
+        return self._as_output([math.log(count / denominator) if count > 0 else -math.inf
+                                for count in counts])
 
     def _cell_counts(self, X):
+        """N_cell(x) for each row x (0 outside the range)."""
         return [self.counts_.get(cell, 0) if cell is not None else 0 for cell in self._cells(X)]
+
+    def _denominator(self):
+        """n prod_j h_j, or None where it leaves the float range."""
+        value = self.n_samples_ * self._volume()
+        return value if 0.0 < value < math.inf else None
+
+    def _log_pdf(self, counts):
+        """log f_hat = log N_cell - log n - sum_j log h_j, for a volume out of float range."""
+        log_denominator = math.log(self.n_samples_) + sum(math.log(h) for h in self.bin_width_)
+        return [math.log(count) - log_denominator if count > 0 else -math.inf
+                for count in counts]
 
 
 def _exp(value):

@@ -29,9 +29,7 @@ def non_finite(X):
 
 def as_matrix(X, name="X"):
     """X as a C-contiguous float64 2-D array, validated (a DataFrame through its values)."""
-    if interop.is_sparse(X):
-        raise TypeError(interop.sparse_message(name))
-    X = interop.as_plain_array(X)
+    X = interop.dense(X, name)
     if isinstance(X, np.ndarray) and X.dtype.kind in "biuf":
         return _check_numeric_array(X, name)
     if isinstance(X, np.ndarray) and X.dtype.kind == "c":
@@ -88,16 +86,3 @@ def encode_integer_labels(y):
     (the sorted distinct labels as Python values, each label's index among them as int64)."""
     classes, codes = np.unique(y, return_inverse=True)
     return classes.tolist(), codes.reshape(-1).astype(np.int64, copy=False)
-
-
-def class_array(classes):
-    """``classes_`` as a numpy array, without loss: numpy turns a list of Python ints
-    that do not all fit in int64 (labels from a uint64 array) into float64; such ints
-    become uint64 instead, or objects when negative ones are mixed in."""
-    values = np.asarray(classes)
-    if values.dtype.kind == "f" and all(isinstance(c, int) for c in classes):
-        try:
-            values = np.array(classes, dtype=np.uint64)
-        except OverflowError:
-            values = np.array(classes, dtype=object)
-    return values

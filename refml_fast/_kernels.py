@@ -229,12 +229,18 @@ def factor_product_kernel(L, H):
 # Python wrappers with the signatures of refml's twins (numpy in, numpy out).
 
 
+def diagonal_matrix(values):
+    """diag(values) as a float64 array, written on zeroed memory (no second d x d array)."""
+    values = np.asarray(values, dtype=np.float64)
+    D = np.zeros((values.shape[0], values.shape[0]))
+    D[np.arange(values.shape[0]), np.arange(values.shape[0])] = values
+    return D
+
+
 def factor_product(L):
     if is_diagonal(L):
         # Every sum is 0.0 plus exact zeros, but for H_jj = 0.0 + h_j^2: the same floats.
-        H = np.zeros_like(L)
-        H[np.arange(L.shape[0]), np.arange(L.shape[0])] = np.diag(L) * np.diag(L)
-        return H
+        return diagonal_matrix(np.diag(L) * np.diag(L))
     H = np.empty_like(L)
     factor_product_kernel(L, H)
     return H

@@ -7,6 +7,8 @@ Put it first in the bases: ``class Perceptron(FastMixin, refml.perceptron.Percep
 
 import numpy as np
 
+from refml import _interop as interop
+
 from . import _arrays
 
 
@@ -24,9 +26,7 @@ class FastMixin:
         return True
 
     def _encode_labels(self, y):
-        if not isinstance(y, np.ndarray) and hasattr(y, "to_numpy") and hasattr(y, "dtype") \
-                and getattr(y.dtype, "kind", None) in ("i", "u", "b"):
-            y = y.to_numpy()   # a numeric pandas Series
+        y = interop.as_plain_array(y)   # a pandas Series through its values
         if isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "iub":
             return _arrays.encode_integer_labels(y)   # every entry is a valid label
         classes, codes = super()._encode_labels(y)
@@ -41,7 +41,7 @@ class FastMixin:
         return np.asarray(values, dtype=np.float64)
 
     def _labels_from_codes(self, codes):
-        return _arrays.class_array(self._classes())[np.asarray(codes, dtype=np.int64)]
+        return interop.labels_as_numpy(self._classes())[np.asarray(codes, dtype=np.int64)]
 
     @staticmethod
     def _n_rows_cols(X):

@@ -38,10 +38,7 @@ class FastKernelSums(_bandwidth.KernelSums):
         return _kernels.feature_std(X)
 
     def _diagonal_factor(self, bandwidths):
-        h = np.asarray(bandwidths, dtype=np.float64)
-        L = np.zeros((h.shape[0], h.shape[0]))
-        L[np.arange(h.shape[0]), np.arange(h.shape[0])] = h
-        return L
+        return _kernels.diagonal_matrix(bandwidths)
 
     def _factor_product(self, L):
         return _kernels.factor_product(np.ascontiguousarray(L, dtype=np.float64))

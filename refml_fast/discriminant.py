@@ -291,6 +291,8 @@ def quadratic_scores(X, means, factors_transposed, log_dets, log_priors, scores)
                     mahalanobis[b] += z[b] * z[b]
                 for l in range(j + 1, n_features):
                     u_jl = U[j, l]
+                    if u_jl == 0.0:   # as refml's solve_lower: zero entries are skipped
+                        continue
                     for b in range(size):
                         residual[l, b] -= u_jl * z[b]
             for b in range(size):

@@ -107,7 +107,8 @@ def test_convergence_warning_is_a_user_warning():
 def test_integer_label_arrays_give_refml_classes_and_predictions(dtype):
     """refml_fast encodes 1-D integer and bool label arrays with numpy: classes_ (Python
     values, sorted), the codes and so the predictions equal refml's, for every classifier
-    (uint64 labels above 2^63 came back as floats from predict before class_array)."""
+    (uint64 labels above 2^63 came back as floats from predict before labels kept their
+    values in an object array)."""
     import numpy as np
 
     import refml
