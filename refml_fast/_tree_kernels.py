@@ -5,8 +5,8 @@ operation that decides a split, the same feature draws from the SplitMix64 strea
 preorder node ids (see that module's docstring for the arithmetic contract).
 
 Layout.  The rows of the training set are sorted once per feature, by (value, index)
-(numpy's quicksort argsort, then ``presort`` puts each run of equal values in index order:
-five times faster than numpy's stable sort).  ``sorted_rows[j]`` holds row ids and
+(numpy's quicksort argsort, then ``presort_column`` puts each run of equal values in index
+order: five times faster than numpy's stable sort).  ``sorted_rows[j]`` holds row ids and
 ``sorted_values[j]`` their values of feature j; a node owns the same segment [start, end)
 of every feature's arrays.  Splitting a node partitions each segment stably (left rows
 first), so every segment stays sorted by (value, index) and no node ever sorts again: one
@@ -169,22 +169,20 @@ def sift_down(a, root, n):
 
 
 @kernel
-def presort(XT, sorted_rows, sorted_values):
-    """Make each row of ``sorted_rows`` (an argsort of XT's row) ordered by (value, index),
-    and gather ``sorted_values``: equal values (runs) get their row ids in ascending order."""
-    for j in range(XT.shape[0]):
-        rows = sorted_rows[j]
-        n = rows.shape[0]
-        start = 0
-        while start < n:
-            end = start + 1
-            while end < n and XT[j, rows[end]] == XT[j, rows[start]]:
-                end += 1
-            if end - start > 1:
-                heapsort(rows[start:end])
-            start = end
-        for p in range(n):
-            sorted_values[j, p] = XT[j, rows[p]]
+def presort_column(column, rows, sorted_values):
+    """Make ``rows`` (an argsort of one feature's ``column``) ordered by (value, index), and
+    gather ``sorted_values``: equal values (runs) get their row ids in ascending order."""
+    n = rows.shape[0]
+    start = 0
+    while start < n:
+        end = start + 1
+        while end < n and column[rows[end]] == column[rows[start]]:
+            end += 1
+        if end - start > 1:
+            heapsort(rows[start:end])
+        start = end
+    for p in range(n):
+        sorted_values[p] = column[rows[p]]
 
 
 @kernel
@@ -302,8 +300,11 @@ def grow_tree(sorted_rows, sorted_values, codes, weights, settings, min_samples_
     criterion, max_depth, n_candidates = settings[0], settings[1], settings[2]
     n_features, n_rows = sorted_rows.shape[0], sorted_rows.shape[1]
     n_classes = values.shape[1]
-    stack = np.zeros((n_rows + 1, 5), dtype=np.int64)
-    stack_counts = np.zeros((n_rows + 1, n_classes))
+    # Pending nodes: one pops, two push, so at most one right sibling per level of the
+    # current path plus the current pair wait: depth + 2 entries, never more than n + 1.
+    room = n_rows + 1 if max_depth < 0 else min(n_rows + 1, max_depth + 2)
+    stack = np.zeros((room, 5), dtype=np.int64)
+    stack_counts = np.zeros((room, n_classes))
     for i in range(n_rows):  # the root's class totals, in index order
         stack_counts[0, codes[i]] += weights[i]
     stack[0, END] = n_rows
@@ -314,7 +315,7 @@ def grow_tree(sorted_rows, sorted_values, codes, weights, settings, min_samples_
     scratch = np.empty((4, n_classes))
     best_counts = np.empty((2, n_classes))
     goes_left = np.empty(n_rows, dtype=np.bool_)
-    row_buffer = np.empty(n_rows, dtype=np.int64)
+    row_buffer = np.empty(n_rows, dtype=sorted_rows.dtype)
     value_buffer = np.empty(n_rows)
     node_count = 0
     while n_pending > 0:

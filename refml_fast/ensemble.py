@@ -61,7 +61,7 @@ def presort_of_kept_rows(presorted, kept):
     sorted_rows, sorted_values = presorted
     new_index = np.cumsum(kept, dtype=np.int64) - 1
     n_kept = int(new_index[-1]) + 1
-    out_rows = np.empty((sorted_rows.shape[0], n_kept), dtype=np.int64)
+    out_rows = np.empty((sorted_rows.shape[0], n_kept), dtype=sorted_rows.dtype)
     out_values = np.empty((sorted_rows.shape[0], n_kept))
     kernels.kept_presort(sorted_rows, sorted_values, kept, new_index, out_rows, out_values)
     return out_rows, out_values

@@ -19,6 +19,11 @@ from .base import FastMixin
 INT_FIELDS = ("children_left", "children_right", "feature", "n_node_samples")
 
 
+def row_id_dtype(n_rows):
+    """int32 row ids while they fit, int64 beyond."""
+    return np.int32 if n_rows < 2 ** 31 else np.int64
+
+
 class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
     __doc__ = refml.tree.DecisionTreeClassifier.__doc__
 
@@ -51,10 +56,16 @@ class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
         index), fresh arrays (growing partitions them in place).  An ensemble may shadow
         this per member with the same arrays taken from one presort of the whole training
         set (refml_fast.ensemble)."""
-        XT = np.ascontiguousarray(X.T)
-        sorted_rows = np.argsort(XT, axis=1)  # quicksort; ties put in index order below
-        sorted_values = np.empty_like(XT)
-        kernels.presort(XT, sorted_rows, sorted_values)
+        n_rows, n_features = X.shape
+        # Column by column, so that no transposed copy of X is made; row ids as int32
+        # while they fit (half the memory of int64): the arrays kept while growing are
+        # then 1.5 times the size of X.
+        sorted_rows = np.empty((n_features, n_rows), dtype=row_id_dtype(n_rows))
+        sorted_values = np.empty((n_features, n_rows))
+        for j in range(n_features):
+            column = np.ascontiguousarray(X[:, j])
+            sorted_rows[j] = np.argsort(column)  # quicksort; ties put in index order below
+            kernels.presort_column(column, sorted_rows[j], sorted_values[j])
         return sorted_rows, sorted_values
 
     def _tree_from_arrays(self, nodes, thresholds, values, criterion):
