@@ -4,13 +4,16 @@ The twin of ``refml/_tree_split.py``: the same impurity sums, the same order of 
 operation that decides a split, the same feature draws from the SplitMix64 stream, the same
 preorder node ids (see that module's docstring for the arithmetic contract).
 
-Layout.  The rows of the training set are sorted once per feature, by (value, index)
-(numpy's quicksort argsort, then ``presort_column`` puts each run of equal values in index
-order: five times faster than numpy's stable sort).  ``sorted_rows[j]`` holds row ids and
-``sorted_values[j]`` their values of feature j; a node owns the same segment [start, end)
-of every feature's arrays.  Splitting a node partitions each segment stably (left rows
-first), so every segment stays sorted by (value, index) and no node ever sorts again: one
-split costs O(d n_node).
+Layout.  Each feature's values are replaced by their dense ranks (the number of distinct
+values below; ``rank_column``, after numpy's argsort), and a tree orders its rows (those of
+positive weight) by (rank, index) with one counting sort per feature (``sort_by_rank``,
+linear).  ``sorted_rows[j]`` holds row ids and ``sorted_ranks[j]`` their ranks; a node owns
+the same segment [start, end) of every feature's arrays.  Splitting a node partitions each
+segment stably (left rows first), so every segment stays sorted and no node ever sorts
+again: one split costs O(d n_node).  Ties are equal ranks; the threshold between two ranks
+is the midpoint of the two values, read from X once per searched feature.  Both arrays are
+int32 while row ids fit, so a tree keeps the size of X; an ensemble ranks X once for all its
+trees (refml_fast.ensemble).
 
 Logarithms are ``math.log``: in a kernel it is the same libm call as Python's ``math.log``
 (checked bit for bit on 2.2 million values), while numpy's vectorised ``np.log`` differed
@@ -71,10 +74,11 @@ def midpoint(a, b):
 
 
 @kernel
-def scan_feature(rows, values, codes, weights, criterion, best_cost, scratch, best_counts):
+def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost, scratch,
+                 best_counts):
     """Every threshold of one feature on one node, ascending; strict improvement only.
 
-    ``rows``/``values``: the node's segment of the feature.  ``scratch`` (4, K): class
+    ``rows``/``ranks``: the node's segment of the feature's row ids and their ranks.  ``scratch`` (4, K): class
     totals, left class weights, and (entropy) cached log c_k of the left and right sides,
     refreshed for the one class that changes per row: the same ``math.log`` of the same
     float as refml computes at every boundary.  The impurity sums are ``weighted_impurity``
@@ -96,7 +100,6 @@ def scan_feature(rows, values, codes, weights, criterion, best_cost, scratch, be
             if totals[k] > 0.0:
                 log_right[k] = math.log(totals[k])
     n_left = -1
-    threshold = 0.0
     for p in range(rows.shape[0] - 1):
         k = codes[rows[p]]
         left[k] += weights[rows[p]]
@@ -104,7 +107,7 @@ def scan_feature(rows, values, codes, weights, criterion, best_cost, scratch, be
             log_left[k] = math.log(left[k])
             if totals[k] - left[k] > 0.0:
                 log_right[k] = math.log(totals[k] - left[k])
-        if not values[p] < values[p + 1]:
+        if not ranks[p] < ranks[p + 1]:  # tied values: no threshold between them
             continue
         w_left = 0.0
         w_right = 0.0
@@ -137,67 +140,62 @@ def scan_feature(rows, values, codes, weights, criterion, best_cost, scratch, be
         if cost < best_cost:
             best_cost = cost
             n_left = p + 1
-            threshold = midpoint(values[p], values[p + 1])
             for k in range(n_classes):
                 best_counts[0, k] = left[k]
                 best_counts[1, k] = totals[k] - left[k]
+    threshold = 0.0
+    if n_left > 0:  # read from X once, not at every improvement (rows of X are far apart)
+        threshold = midpoint(X[rows[n_left - 1], feature], X[rows[n_left], feature])
     return best_cost, n_left, threshold
 
 
 @kernel
-def heapsort(a):
-    """Sort the integers of ``a`` in place, ascending (O(r log r), no recursion)."""
-    n = a.shape[0]
-    for top in range(n // 2 - 1, -1, -1):
-        sift_down(a, top, n)
-    for end in range(n - 1, 0, -1):
-        a[0], a[end] = a[end], a[0]
-        sift_down(a, 0, end)
+def rank_column(column, order, ranks):
+    """ranks[i]: the number of distinct values of ``column`` below column[i], given
+    ``order``, an argsort of ``column`` (equal values share a rank, whatever their order)."""
+    rank = 0
+    for p in range(order.shape[0]):
+        if p > 0 and column[order[p]] != column[order[p - 1]]:
+            rank += 1
+        ranks[order[p]] = rank
 
 
 @kernel
-def sift_down(a, root, n):
-    """Restore the max-heap order of a[root:n] below ``root``."""
-    while 2 * root + 1 < n:
-        child = 2 * root + 1
-        if child + 1 < n and a[child + 1] > a[child]:
-            child += 1
-        if a[root] >= a[child]:
-            return
-        a[root], a[child] = a[child], a[root]
-        root = child
+def sort_by_rank(ranks, kept_rows, starts, rows_out, ranks_out):
+    """rows_out: the ``kept_rows`` (ascending row ids) ordered by (ranks[row], row), and
+    ranks_out their ranks: one stable counting sort, O(n).  ``starts``: scratch of n + 1."""
+    for r in range(starts.shape[0]):
+        starts[r] = 0
+    for row in kept_rows:
+        starts[ranks[row] + 1] += 1
+    for r in range(starts.shape[0] - 1):
+        starts[r + 1] += starts[r]
+    for row in kept_rows:  # ascending rows: ties stay in index order
+        r = ranks[row]
+        rows_out[starts[r]] = row
+        ranks_out[starts[r]] = r
+        starts[r] += 1
 
 
 @kernel
-def presort_column(column, rows, sorted_values):
-    """Make ``rows`` (an argsort of one feature's ``column``) ordered by (value, index), and
-    gather ``sorted_values``: equal values (runs) get their row ids in ascending order."""
-    n = rows.shape[0]
-    start = 0
-    while start < n:
-        end = start + 1
-        while end < n and column[rows[end]] == column[rows[start]]:
-            end += 1
-        if end - start > 1:
-            heapsort(rows[start:end])
-        start = end
-    for p in range(n):
-        sorted_values[p] = column[rows[p]]
+def not_constant(sorted_ranks, j, start, end):
+    """Whether feature j takes two values or more on the segment [start, end)."""
+    return sorted_ranks[j, start] < sorted_ranks[j, end - 1]
 
 
 @kernel
-def select_features(sorted_values, start, end, n_candidates, state, order, selected):
+def select_features(sorted_ranks, start, end, n_candidates, state, order, selected):
     """Mark in ``selected`` the features searched at a node (refml's candidate_features).
 
     All non-constant features when n_candidates >= d; otherwise a partial Fisher-Yates draw
     of 0..d-1 until n_candidates non-constant features are found or all d are drawn.
     """
-    n_features = sorted_values.shape[0]
+    n_features = sorted_ranks.shape[0]
     for j in range(n_features):
         selected[j] = False
     if n_candidates >= n_features:
         for j in range(n_features):
-            selected[j] = sorted_values[j, start] < sorted_values[j, end - 1]
+            selected[j] = not_constant(sorted_ranks, j, start, end)
         return
     for j in range(n_features):
         order[j] = j
@@ -207,15 +205,15 @@ def select_features(sorted_values, start, end, n_candidates, state, order, selec
         j = i + randbelow(state, n_features - i)
         order[i], order[j] = order[j], order[i]
         f = order[i]
-        if sorted_values[f, start] < sorted_values[f, end - 1]:
+        if not_constant(sorted_ranks, f, start, end):
             selected[f] = True
             n_chosen += 1
         i += 1
 
 
 @kernel
-def partition_node(sorted_rows, sorted_values, start, end, feature, n_left, goes_left,
-                   row_buffer, value_buffer):
+def partition_node(sorted_rows, sorted_ranks, start, end, feature, n_left, goes_left,
+                   row_buffer, rank_buffer):
     """Stable partition of every feature's segment: the first n_left rows of ``feature``."""
     for p in range(start, end):
         goes_left[sorted_rows[feature, p]] = p < start + n_left
@@ -228,19 +226,19 @@ def partition_node(sorted_rows, sorted_values, start, end, feature, n_left, goes
             row = sorted_rows[j, p]
             if goes_left[row]:
                 sorted_rows[j, write] = row
-                sorted_values[j, write] = sorted_values[j, p]
+                sorted_ranks[j, write] = sorted_ranks[j, p]
                 write += 1
             else:
                 row_buffer[n_right] = row
-                value_buffer[n_right] = sorted_values[j, p]
+                rank_buffer[n_right] = sorted_ranks[j, p]
                 n_right += 1
         for r in range(n_right):
             sorted_rows[j, write + r] = row_buffer[r]
-            sorted_values[j, write + r] = value_buffer[r]
+            sorted_ranks[j, write + r] = rank_buffer[r]
 
 
 @kernel
-def find_split(sorted_rows, sorted_values, codes, weights, start, end, criterion, selected,
+def find_split(X, sorted_rows, sorted_ranks, codes, weights, start, end, criterion, selected,
                scratch, best_counts):
     """(feature, rows on the left, threshold) of the best split, feature -1 if none."""
     best_cost = np.inf
@@ -251,7 +249,7 @@ def find_split(sorted_rows, sorted_values, codes, weights, start, end, criterion
         if not selected[j]:
             continue
         cost, n_left, threshold = scan_feature(
-            sorted_rows[j, start:end], sorted_values[j, start:end], codes, weights,
+            sorted_rows[j, start:end], sorted_ranks[j, start:end], X, j, codes, weights,
             criterion, best_cost, scratch, best_counts)
         if n_left >= 0:
             best_cost = cost
@@ -288,9 +286,13 @@ def is_leaf(counts, depth, max_depth, min_samples_split):
 
 
 @kernel
-def grow_tree(sorted_rows, sorted_values, codes, weights, settings, min_samples_split, state,
-              nodes, thresholds, values):
+def grow_tree(X, sorted_rows, sorted_ranks, codes, weights, settings, min_samples_split,
+              state, nodes, thresholds, values):
     """Grow the tree depth first, left child first; returns the number of nodes.
+
+    ``X`` (n, d); ``sorted_rows`` and ``sorted_ranks`` (d, n_kept): the rows of positive
+    weight sorted by (rank, index) per feature, and their ranks (``sort_by_rank``).
+    ``codes``, ``weights``: per row of X.
 
     ``settings``: int64 [criterion, max_depth (-1: none), n_candidates].  Outputs (allocated
     by the caller with room for every node): ``nodes`` int64 (capacity, 4) with columns
@@ -298,15 +300,16 @@ def grow_tree(sorted_rows, sorted_values, codes, weights, settings, min_samples_
     (capacity, K), the weighted class totals.  ``state``: the SplitMix64 state, advanced.
     """
     criterion, max_depth, n_candidates = settings[0], settings[1], settings[2]
-    n_features, n_rows = sorted_rows.shape[0], sorted_rows.shape[1]
+    n_features, n_rows = sorted_rows.shape[0], sorted_rows.shape[1]  # n_rows: kept rows
     n_classes = values.shape[1]
     # Pending nodes: one pops, two push, so at most one right sibling per level of the
     # current path plus the current pair wait: depth + 2 entries, never more than n + 1.
     room = n_rows + 1 if max_depth < 0 else min(n_rows + 1, max_depth + 2)
     stack = np.zeros((room, 5), dtype=np.int64)
     stack_counts = np.zeros((room, n_classes))
-    for i in range(n_rows):  # the root's class totals, in index order
-        stack_counts[0, codes[i]] += weights[i]
+    for i in range(X.shape[0]):  # the root's class totals, in index order
+        if weights[i] > 0.0:
+            stack_counts[0, codes[i]] += weights[i]
     stack[0, END] = n_rows
     stack[0, PARENT] = LEAF
     n_pending = 1
@@ -314,9 +317,9 @@ def grow_tree(sorted_rows, sorted_values, codes, weights, settings, min_samples_
     selected = np.empty(n_features, dtype=np.bool_)
     scratch = np.empty((4, n_classes))
     best_counts = np.empty((2, n_classes))
-    goes_left = np.empty(n_rows, dtype=np.bool_)
+    goes_left = np.empty(X.shape[0], dtype=np.bool_)
     row_buffer = np.empty(n_rows, dtype=sorted_rows.dtype)
-    value_buffer = np.empty(n_rows)
+    rank_buffer = np.empty(n_rows, dtype=sorted_ranks.dtype)
     node_count = 0
     while n_pending > 0:
         n_pending -= 1
@@ -336,16 +339,16 @@ def grow_tree(sorted_rows, sorted_values, codes, weights, settings, min_samples_
             nodes[parent, side] = node
         if is_leaf(counts, depth, max_depth, min_samples_split):
             continue
-        select_features(sorted_values, start, end, n_candidates, state, order, selected)
-        feature, n_left, threshold = find_split(sorted_rows, sorted_values, codes, weights,
+        select_features(sorted_ranks, start, end, n_candidates, state, order, selected)
+        feature, n_left, threshold = find_split(X, sorted_rows, sorted_ranks, codes, weights,
                                                 start, end, criterion, selected, scratch,
                                                 best_counts)
         if feature == LEAF:
             continue
         nodes[node, FEATURE] = feature
         thresholds[node] = threshold
-        partition_node(sorted_rows, sorted_values, start, end, feature, n_left, goes_left,
-                       row_buffer, value_buffer)
+        partition_node(sorted_rows, sorted_ranks, start, end, feature, n_left, goes_left,
+                       row_buffer, rank_buffer)
         middle = start + n_left  # push the right child, then the left (popped first)
         push(stack, stack_counts, n_pending, middle, end, depth + 1, node, RIGHT, best_counts[1])
         push(stack, stack_counts, n_pending + 1, start, middle, depth + 1, node, LEFT,

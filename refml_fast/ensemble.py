@@ -4,11 +4,12 @@ refml_fast.tree and the loops over rows as numpy operations or kernels
 (conformance/t18_parity_ensemble.py).
 
 What is faster here, and why it gives the same numbers:
-- One presort for the whole fit.  The training set's columns are sorted once (by the tree's
-  own ``_sorted_features``); each tree member then receives the presort of the rows it
-  keeps (positive weight) by one O(d n) pass, ``kept_presort``, instead of sorting again:
-  the same arrays its own sort would give, so the same tree.  AdaBoost's rounds all reuse
-  it (scikit-learn sorts again in every round).
+- One sort for the whole fit.  The training set's columns are ranked once (the tree's
+  ``feature_ranks``); every tree member orders its rows of positive weight by those ranks
+  with a linear counting sort instead of sorting values again: the same order and the same
+  ties as its own ranking would give, so the same tree.  AdaBoost's rounds all reuse them
+  (scikit-learn sorts again in every round).  Extra memory: the ranks (half the size of
+  X) plus, per thread, the presort of one member (X's size times the kept fraction).
 - Bagging and forests fit members on ``n_jobs`` threads.  Member b depends only on its seed
   s_b, drawn from the master generator before any fitting, and the tree kernels release
   the GIL, so threads give the members that refml fits in order.
@@ -27,44 +28,35 @@ import refml.ensemble
 from . import _ensemble_kernels as kernels
 from ._random import state_array, store_state
 from .base import FastMixin
-from .tree import DecisionTreeClassifier
+from .tree import DecisionTreeClassifier, feature_ranks, presort, row_id_dtype
 
 
 class CommitteeMixin(FastMixin):
-    """numpy weights, the shared presort for tree members, and numpy votes."""
+    """numpy weights, the shared feature ranks for tree members, and numpy votes."""
 
     _tree_class = DecisionTreeClassifier
 
     def _fit(self, X, codes, weights):
-        """Presort X once if the members are trees, for the whole fit."""
+        """Rank X once if the members are trees, for the whole fit."""
         if isinstance(self._template(X), DecisionTreeClassifier):
-            self._presorted = DecisionTreeClassifier()._sorted_features(X)
+            ranks = np.empty((X.shape[1], X.shape[0]), dtype=row_id_dtype(X.shape[0]))
+            for j in range(X.shape[1]):
+                ranks[j] = feature_ranks(X, j)
+            self._ranks = ranks
         try:
             super()._fit(X, codes, weights)
         finally:
-            self.__dict__.pop("_presorted", None)
+            self.__dict__.pop("_ranks", None)
 
     def _fit_member(self, member, X, codes, weights):
-        presorted = getattr(self, "_presorted", None)
-        if presorted is None or not isinstance(member, DecisionTreeClassifier):
+        ranks = getattr(self, "_ranks", None)
+        if ranks is None or not isinstance(member, DecisionTreeClassifier):
             return super()._fit_member(member, X, codes, weights)
-        kept = weights > 0.0
-        member._sorted_features = lambda X_kept: presort_of_kept_rows(presorted, kept)
+        member._presort = lambda X, kept_rows: presort(X.shape[1], ranks.__getitem__, kept_rows)
         try:
             return super()._fit_member(member, X, codes, weights)
         finally:
-            del member._sorted_features
-
-
-def presort_of_kept_rows(presorted, kept):
-    """(sorted_rows, sorted_values) of the rows with ``kept``, renumbered 0..n_kept-1."""
-    sorted_rows, sorted_values = presorted
-    new_index = np.cumsum(kept, dtype=np.int64) - 1
-    n_kept = int(new_index[-1]) + 1
-    out_rows = np.empty((sorted_rows.shape[0], n_kept), dtype=sorted_rows.dtype)
-    out_values = np.empty((sorted_rows.shape[0], n_kept))
-    kernels.kept_presort(sorted_rows, sorted_values, kept, new_index, out_rows, out_values)
-    return out_rows, out_values
+            del member._presort
 
 
 class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):

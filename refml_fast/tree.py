@@ -24,15 +24,35 @@ def row_id_dtype(n_rows):
     return np.int32 if n_rows < 2 ** 31 else np.int64
 
 
+def feature_ranks(X, j):
+    """The dense ranks of column j of X: ranks[i] = the number of distinct values below
+    X[i, j] (int32 while row ids fit)."""
+    column = np.ascontiguousarray(X[:, j])  # one column at a time: no transposed copy of X
+    ranks = np.empty(X.shape[0], dtype=row_id_dtype(X.shape[0]))
+    kernels.rank_column(column, np.argsort(column), ranks)
+    return ranks
+
+
+def presort(n_features, ranks_of, kept_rows):
+    """(sorted_rows, sorted_ranks) of the ``kept_rows``, feature j's ranks from
+    ``ranks_of(j)``, by counting sort."""
+    n_kept = kept_rows.shape[0]
+    sorted_rows = np.empty((n_features, n_kept), dtype=kept_rows.dtype)
+    sorted_ranks = np.empty((n_features, n_kept), dtype=kept_rows.dtype)
+    for j in range(n_features):
+        ranks = ranks_of(j)
+        starts = np.empty(ranks.shape[0] + 1, dtype=np.int64)
+        kernels.sort_by_rank(ranks, kept_rows, starts, sorted_rows[j], sorted_ranks[j])
+    return sorted_rows, sorted_ranks
+
+
 class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
     __doc__ = refml.tree.DecisionTreeClassifier.__doc__
 
     def _grow(self, X, codes, weights, settings, rng):
-        kept = weights > 0.0
-        if not kept.all():
-            X, codes, weights = X[kept], codes[kept], weights[kept]
-        n_rows = X.shape[0]
-        sorted_rows, sorted_values = self._sorted_features(X)
+        kept_rows = np.flatnonzero(weights > 0.0).astype(row_id_dtype(X.shape[0]))
+        sorted_rows, sorted_ranks = self._presort(X, kept_rows)
+        n_rows = kept_rows.shape[0]
         capacity = 2 * n_rows - 1
         if settings["max_depth"] is not None and settings["max_depth"] < 40:
             capacity = min(capacity, 2 ** (settings["max_depth"] + 1) - 1)
@@ -43,7 +63,7 @@ class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
         int_settings = np.array([settings["criterion"], max_depth, settings["n_candidates"]],
                                 dtype=np.int64)
         state = state_array(rng)
-        node_count = kernels.grow_tree(sorted_rows, sorted_values,
+        node_count = kernels.grow_tree(X, sorted_rows, sorted_ranks,
                                        np.ascontiguousarray(codes), weights, int_settings,
                                        float(settings["min_samples_split"]), state, nodes,
                                        thresholds, values)
@@ -51,22 +71,12 @@ class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
         return self._tree_from_arrays(nodes[:node_count], thresholds[:node_count],
                                       values[:node_count], settings["criterion"])
 
-    def _sorted_features(self, X):
-        """(sorted_rows, sorted_values): each column's row ids and values ordered by (value,
-        index), fresh arrays (growing partitions them in place).  An ensemble may shadow
-        this per member with the same arrays taken from one presort of the whole training
-        set (refml_fast.ensemble)."""
-        n_rows, n_features = X.shape
-        # Column by column, so that no transposed copy of X is made; row ids as int32
-        # while they fit (half the memory of int64): the arrays kept while growing are
-        # then 1.5 times the size of X.
-        sorted_rows = np.empty((n_features, n_rows), dtype=row_id_dtype(n_rows))
-        sorted_values = np.empty((n_features, n_rows))
-        for j in range(n_features):
-            column = np.ascontiguousarray(X[:, j])
-            sorted_rows[j] = np.argsort(column)  # quicksort; ties put in index order below
-            kernels.presort_column(column, sorted_rows[j], sorted_values[j])
-        return sorted_rows, sorted_values
+    def _presort(self, X, kept_rows):
+        """(sorted_rows, sorted_ranks), each (d, n_kept): per feature, the ``kept_rows``
+        ordered by (value, index), and the dense ranks of their values.  Fresh arrays
+        (growing partitions them in place).  An ensemble shadows this per member with the
+        ranks of one ranking of the whole training set (refml_fast.ensemble)."""
+        return presort(X.shape[1], lambda j: feature_ranks(X, j), kept_rows)
 
     def _tree_from_arrays(self, nodes, thresholds, values, criterion):
         tree = Tree(self.n_classes_)

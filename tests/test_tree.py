@@ -307,3 +307,54 @@ def test_fit_leaves_inputs_alone_and_refits_cleanly(lib):
     assert X == XOR_X and y == XOR_Y
     model.set_params(max_depth=None).fit(X, y)
     assert model.get_n_leaves() == 4
+
+
+@pytest.mark.fast
+def test_the_presort_orders_kept_rows_by_value_then_index():
+    """refml_fast grows on dense ranks and a counting sort: each feature's kept rows in
+    (value, index) order, equal values (-0.0 == 0.0 included) sharing a rank."""
+    import numpy as np
+
+    from refml_fast.tree import feature_ranks, presort
+
+    rng = np.random.default_rng(8)
+    X = rng.integers(-3, 4, size=(500, 3)).astype(float)
+    X[::7, 1] = -0.0
+    X[:, 2] = rng.normal(size=500)
+    kept = np.flatnonzero(rng.random(500) < 0.6).astype(np.int32)
+    sorted_rows, sorted_ranks = presort(3, lambda j: feature_ranks(X, j), kept)
+    for j in range(3):
+        expected = kept[np.lexsort((kept, X[kept, j]))]
+        assert sorted_rows[j].tolist() == expected.tolist()
+        distinct = np.unique(X[:, j])  # np.unique counts -0.0 and 0.0 once
+        assert sorted_ranks[j].tolist() == np.searchsorted(distinct, X[expected, j]).tolist()
+
+
+@pytest.mark.fast
+def test_a_forest_member_grows_the_tree_its_own_presort_gives():
+    """Members read one ranking of the whole training set; the tree fitted alone on the
+    same weights ranks again and must come out identical."""
+    import numpy as np
+
+    import refml_fast
+
+    rng = np.random.default_rng(2)
+    X = np.round(rng.normal(size=(300, 5)), 1)
+    y = (X[:, 0] + X[:, 1] > 0).astype(int) + (X[:, 2] > 1)
+    forest = refml_fast.RandomForestClassifier(n_estimators=3, max_features=2,
+                                               random_state=4).fit(X, y)
+    for member, seed_weights in zip(forest.estimators_, member_weights(forest, len(y))):
+        alone = refml_fast.DecisionTreeClassifier(max_features=2,
+                                                  random_state=member.random_state)
+        alone.fit(X, y, sample_weight=seed_weights)
+        assert tree_lists(alone) == tree_lists(member)
+
+
+def member_weights(forest, n_rows):
+    """The bootstrap counts of each member, drawn again as refml's bagging draws them."""
+    from refml.ensemble import RandomForestClassifier as Reference
+
+    master = Generator(forest.random_state)
+    for seed in [master.next_u64() for _ in range(forest.n_estimators)]:
+        drawn = Reference._bootstrap(Generator(seed), list(range(n_rows)))
+        yield [float(c) for c in Reference._counts(drawn, n_rows)]
