@@ -1,6 +1,10 @@
 """Benchmark runner: refml_fast against scikit-learn on the SPEC.md section 8 workloads.
 
     python -m benchmarks.run [NAME ...] [--repeat 5] [--scale 1.0] [--with-refml]
+    python -m benchmarks.run --grid [CELL ...] [--repeat 3] [--scale 1.0]
+
+``--grid`` runs the shape grid of ``benchmarks/grid.py`` instead of the workloads, with a
+scikit-learn-intelex column when it is installed.
 
 Each workload is a module in ``benchmarks/workloads`` defining ``WORKLOAD``, a dict:
 ``name``, ``description``, ``make_data(scale) -> data``, ``fast(data)`` and
@@ -60,12 +64,19 @@ def agreement(a, b):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run")
     parser.add_argument("names", nargs="*", help="workloads to run (default: all)")
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="timed runs after the first (default 5; 3 with --grid)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiply the sample counts (1.0 = the SPEC sizes)")
     parser.add_argument("--with-refml", action="store_true",
                         help="also time pure-Python refml (slow: use a small --scale)")
+    parser.add_argument("--grid", action="store_true",
+                        help="run the shape grid (benchmarks/grid.py) instead")
     args = parser.parse_args(argv)
+    if args.grid:
+        args.repeat = args.repeat or 3
+        return run_grid(args)
+    args.repeat = args.repeat or 5
 
     try:
         import sklearn
@@ -98,6 +109,50 @@ def main(argv=None):
     print(f"\nratio = refml_fast / scikit-learn (median of {args.repeat} runs after a first "
           f"call); compile = first call - median; agree = fraction of equal predictions; "
           f"{os.cpu_count()} cores, scikit-learn {sklearn.__version__ if have_sklearn else '-'}")
+    return 0
+
+
+def run_grid(args):
+    import refml_fast
+    import sklearn
+
+    from benchmarks import grid
+
+    cells = {cell["name"]: cell for cell in grid.cells()}
+    names = [name for name in cells if not args.names or any(
+        part in name for part in args.names)]
+    sides = {"sklearn": grid.sklearn_classes()}
+    try:
+        import sklearnex  # noqa: F401 (optional)
+        sides["sklearnex"] = grid.sklearn_classes(intelex=True)
+    except ImportError:
+        pass
+    header = f"{'cell':42s} {'refml_fast s':>12s} {'compile s':>9s} {'sklearn s':>9s} {'ratio':>6s}"
+    if "sklearnex" in sides:
+        header += f" {'intelex s':>9s} {'ratio':>6s}"
+    header += f" {'agree':>6s}"
+    print(header)
+    print("-" * len(header))
+    worst = 0.0
+    for name in names:
+        cell = cells[name]
+        data = cell["make_data"](args.scale)
+        first, fast_median, fast_result = measure(
+            lambda data: cell["fast"](data, refml_fast), data, args.repeat)
+        line = f"{name:42s} {fast_median:12.4f} {max(0.0, first - fast_median):9.2f}"
+        agree = None
+        for side, classes in sides.items():
+            _, median, result = measure(lambda data: cell["sklearn"](data, classes), data,
+                                        args.repeat)
+            line += f" {median:9.4f} {fast_median / median:6.2f}"
+            if side == "sklearn":
+                worst = max(worst, fast_median / median)
+                agree = agreement(fast_result, result)
+        print(line + f" {agree:6.3f}", flush=True)
+    print(f"\nworst ratio {worst:.2f}; ratio = refml_fast / scikit-learn (median of "
+          f"{args.repeat} runs after a first call); {os.cpu_count()} cores, scikit-learn "
+          f"{sklearn.__version__}" + ("" if "sklearnex" in sides else
+                                      "; scikit-learn-intelex not installed"))
     return 0
 
 

@@ -36,6 +36,8 @@ THEOREMS = [
                                                             "predict_proba")),
     parity_theorem("LogisticRegression newton, multiclass", logistic("newton", None),
                    extra_outputs=("decision_function", "predict_proba")),
+    parity_theorem("LogisticRegression lbfgs, binary and multiclass", logistic("lbfgs", None),
+                   extra_outputs=("decision_function", "predict_proba")),
     parity_theorem("LogisticRegression gd, binary and multiclass", logistic("gd", 40),
                    extra_outputs=("decision_function", "predict_proba")),
     parity_theorem("LogisticRegression sgd, binary and multiclass", logistic("sgd", 3),

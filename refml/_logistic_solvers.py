@@ -30,6 +30,13 @@ Solvers (``model`` is the estimator; its methods ``_objective``, ``_newton_direc
   with a vanishing pivot, from collinear features, are left out), then backtracking from
   t = 1 until L(theta + t delta) <= L(theta) + 1e-4 t grad'delta (or, once the change
   of L is below its rounding, until max |grad| decreases).
+- ``lbfgs``: limited-memory BFGS (beyond the lectures; Nocedal & Wright, Numerical
+  Optimization, 2nd ed., Algorithms 7.4 and 7.5): the direction -H_k grad, H_k built from
+  the last m = 10 pairs s = theta' - theta, y = grad' - grad by the two-loop recursion,
+  then the same backtracking as Newton.  Each iteration costs one or two evaluations of L
+  and its gradient, O(n K d), instead of Newton's O(n K^2 d^2) Hessian: the solver for
+  many classes or many features.  A pair with y's <= 0 (only rounding can make one: L is
+  convex) is skipped, which keeps H_k positive definite.
 - ``gradient_descent``: theta <- theta - eta grad L(theta) (lecture 003), fixed eta.
 - ``sgd``: lecture 003's SGD with uniform sampling, steps eta_k = C k^(-power_t) and the
   Polyak-Ruppert average of lecture 001, Algorithm 1 (``refml.sgd.run_steps``); one epoch
@@ -222,6 +229,56 @@ def _backtrack(model, X, codes, theta, loss, gradient, delta, slope):
             return trial, trial_loss, trial_gradient
         t = t / 2.0
     return None
+
+
+def lbfgs(model, X, codes, theta, max_iter, tol, memory=10):
+    loss, gradient = model._objective(X, codes, theta)
+    curve = [loss]
+    pairs = []                       # (s, y, 1 / y's) of the last ``memory`` steps, oldest first
+    n_iter = 0
+    while largest_magnitude(gradient) > tol:
+        if n_iter == max_iter:
+            return theta, n_iter, False, curve
+        delta = lbfgs_direction(gradient, pairs)
+        slope = linalg.dot(gradient, delta)
+        accepted = None
+        if slope < 0.0:
+            accepted = _backtrack(model, X, codes, theta, loss, gradient, delta, slope)
+        if accepted is None and pairs:   # the memory misled the step: restart from -grad
+            pairs = []
+            continue
+        if accepted is None:
+            return theta, n_iter, False, curve
+        new_theta, new_loss, new_gradient = accepted
+        s = [a - b for a, b in zip(new_theta, theta)]
+        y = [a - b for a, b in zip(new_gradient, gradient)]
+        curvature = linalg.dot(y, s)
+        if curvature > 0.0:
+            pairs = (pairs + [(s, y, 1.0 / curvature)])[-memory:]
+        theta, loss, gradient = new_theta, new_loss, new_gradient
+        n_iter += 1
+        curve.append(loss)
+    return theta, n_iter, True, curve
+
+
+def lbfgs_direction(gradient, pairs):
+    """-H grad by the two-loop recursion; H_0 = gamma I with gamma = s'y / y'y of the newest
+    pair (1 before the first step)."""
+    q = list(gradient)
+    alphas = []
+    for s, y, rho in reversed(pairs):                   # newest to oldest
+        a = rho * linalg.dot(s, q)
+        q = [q_j - a * y_j for q_j, y_j in zip(q, y)]
+        alphas.append(a)
+    gamma = 1.0
+    if pairs:
+        s, y, rho = pairs[-1]
+        gamma = 1.0 / (rho * linalg.dot(y, y))
+    r = [gamma * q_j for q_j in q]
+    for (s, y, rho), a in zip(pairs, reversed(alphas)):  # oldest to newest
+        b = rho * linalg.dot(y, r)
+        r = [r_j + (a - b) * s_j for r_j, s_j in zip(r, s)]
+    return [-r_j for r_j in r]
 
 
 def gradient_descent(model, X, codes, theta, max_iter, tol, learning_rate):

@@ -115,12 +115,16 @@ class Histogram(DensityEstimator):
         check_bin_widths(low, high, self.bins, "Histogram")
         self.low_, self.high_ = low, high
         self.bin_width_ = [(high[j] - low[j]) / self.bins for j in range(d)]
+        self._count_cells(X)
+        self.n_samples_ = n
+
+    def _count_cells(self, X):
+        """counts_: N_cell of every non-empty cell."""
         counts = {}
         for cell in self._cells(X):
             if cell is not None:
                 counts[cell] = counts.get(cell, 0) + 1
         self.counts_ = counts
-        self.n_samples_ = n
 
     @staticmethod
     def _column_extremes(X):

@@ -134,16 +134,19 @@ class LogisticRegression(Classifier):
 
     Parameters
     ----------
-    solver : {"newton", "gd", "sgd"}, default "newton"
-        "newton": damped Newton / IRLS (precise, a few iterations); "gd": gradient descent
-        with a fixed step; "sgd": SGD with uniform sampling and Polyak-Ruppert averaging.
+    solver : {"auto", "newton", "lbfgs", "gd", "sgd"}, default "auto"
+        "newton": damped Newton / IRLS (precise, a few iterations); "lbfgs": limited-memory
+        BFGS, the quasi-Newton method, cheaper per iteration when the Hessian is large
+        (beyond the lectures); "gd": gradient descent with a fixed step; "sgd": SGD with
+        uniform sampling and Polyak-Ruppert averaging.  "auto": "newton" while the Hessian
+        has at most AUTO_NEWTON_SIZE rows ((K-1)(d+1), 64), "lbfgs" beyond.
     alpha : float >= 0, default 0.0
         Ridge penalty (alpha/2) sum_k ||w_k||^2 on the slopes (not the intercepts).
     tol : float >= 0, default 1e-4
         Stop when max_j |dL/dtheta_j| <= tol, L the mean negative log-likelihood (+ ridge).
     max_iter : int >= 1 or None, default None
-        Newton steps, gradient steps or SGD epochs (n draws each); None means 100, 10000
-        and 1000 for "newton", "gd" and "sgd".
+        Newton or L-BFGS steps, gradient steps or SGD epochs (n draws each); None means 100,
+        1000, 10000 and 1000 for "newton", "lbfgs", "gd" and "sgd".
     learning_rate : float > 0 or None, default None
         "gd": the step eta, by default 1/L with L an upper bound on the smoothness constant of
         L(theta) (``_logistic_solvers.smoothness_constant``), so that every step decreases
@@ -161,10 +164,11 @@ class LogisticRegression(Classifier):
     coef_ : (K-1) x d nested list (numpy array in refml_fast): row k-1 is w_k, the slope
         of class classes_[k] against the reference classes_[0] (one row when binary).
     intercept_ : list of K-1 floats, the b_k (0.0 without ``fit_intercept``).
-    n_iter_ : int, Newton steps, gradient steps or SGD epochs done.
+    solver_ : str, the solver used ("auto" resolved).
+    n_iter_ : int, Newton or L-BFGS steps, gradient steps or SGD epochs done.
     converged_ : bool, False at the cap, on a stall, or on separable data (module docstring).
     loss_curve_ : list, L(theta) at the start and after each iteration (epoch: at the average).
-    learning_rate_ : float or None, the eta (gd) or C (sgd) used; None for newton.
+    learning_rate_ : float or None, the eta (gd) or C (sgd) used; None for newton, lbfgs.
 
     Examples
     --------
@@ -177,9 +181,10 @@ class LogisticRegression(Classifier):
     [0.5, 0.5]
     """
 
-    DEFAULT_MAX_ITER = {"newton": 100, "gd": 10000, "sgd": 1000}
+    DEFAULT_MAX_ITER = {"newton": 100, "lbfgs": 1000, "gd": 10000, "sgd": 1000}
+    AUTO_NEWTON_SIZE = 64
 
-    def __init__(self, *, solver="newton", alpha=0.0, tol=1e-4, max_iter=None,
+    def __init__(self, *, solver="auto", alpha=0.0, tol=1e-4, max_iter=None,
                  learning_rate=None, power_t=0.5, fit_intercept=True, random_state=None):
         self.solver = solver
         self.alpha = alpha
@@ -191,7 +196,7 @@ class LogisticRegression(Classifier):
         self.random_state = random_state
 
     def _check_params(self, X):
-        validation.check_option(self.solver, "solver", ("newton", "gd", "sgd"))
+        validation.check_option(self.solver, "solver", ("auto", "newton", "lbfgs", "gd", "sgd"))
         for name in ("alpha", "tol"):
             validation.check_scalar(getattr(self, name), name, "real", low=0.0)
             if getattr(self, name) == math.inf:
@@ -216,11 +221,16 @@ class LogisticRegression(Classifier):
         n_free = len(self.classes_) - 1
         p = self.n_features_in_ + (1 if self.fit_intercept else 0)
         theta = [0.0] * (n_free * p)
-        max_iter = self.max_iter or self.DEFAULT_MAX_ITER[self.solver]
+        self.solver_ = self.solver
+        if self.solver == "auto":
+            self.solver_ = "newton" if len(theta) <= self.AUTO_NEWTON_SIZE else "lbfgs"
+        max_iter = self.max_iter or self.DEFAULT_MAX_ITER[self.solver_]
         self.learning_rate_ = None
-        if self.solver == "newton":
+        if self.solver_ == "newton":
             result = solvers.newton(self, X, codes, theta, max_iter, self.tol)
-        elif self.solver == "gd":
+        elif self.solver_ == "lbfgs":
+            result = solvers.lbfgs(self, X, codes, theta, max_iter, self.tol)
+        elif self.solver_ == "gd":
             self.learning_rate_ = self.learning_rate or self._default_step(X, "gd")
             result = solvers.gradient_descent(self, X, codes, theta, max_iter, self.tol,
                                               self.learning_rate_)
@@ -251,7 +261,7 @@ class LogisticRegression(Classifier):
 
     def _report(self, X, codes, theta, converged, max_iter):
         """converged_, with a ConvergenceWarning when False."""
-        name = f"LogisticRegression(solver={self.solver!r})"
+        name = f"LogisticRegression(solver={self.solver_!r})"
         if self.alpha == 0.0 and self._separates(X, codes, theta):
             _warn(
                 f"{name}: the training data are separable (the fitted model classifies "
@@ -262,7 +272,7 @@ class LogisticRegression(Classifier):
         if not converged:
             reason = (f"reached max_iter={max_iter}" if self.n_iter_ == max_iter
                       else "stopped: no further decrease found at working precision")
-            advice = ("increase max_iter or tol" if self.solver == "newton" else
+            advice = ("increase max_iter or tol" if self.solver_ in ("newton", "lbfgs") else
                       "increase max_iter or learning_rate, or use solver='newton'")
             _warn(f"{name} did not converge ({reason}; tol={self.tol}): {advice}.")
         return converged

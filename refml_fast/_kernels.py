@@ -305,3 +305,19 @@ def class_moments(X, codes, n_classes):
     variances = np.zeros((n_classes, X.shape[1]))
     class_moments_kernel(X, np.asarray(codes, dtype=np.int64), means, variances)
     return means, variances
+
+
+@kernel
+def histogram_cells(X, low, high, m, cells, inside):
+    """refml's ``_bins.bin_index`` for every entry: floor((x - low) m / (high - low)), x =
+    high in bin m - 1; ``inside[i]`` False when some feature of row i is out of range."""
+    for i in range(X.shape[0]):
+        inside[i] = True
+        for j in range(X.shape[1]):
+            x = X[i, j]
+            if not (low[j] <= x <= high[j]):
+                inside[i] = False
+                cells[i, j] = 0
+                continue
+            index = math.floor((x - low[j]) * m / (high[j] - low[j]))
+            cells[i, j] = min(index, m - 1)

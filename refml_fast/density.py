@@ -2,8 +2,7 @@
 
 The classes subclass refml's (``refml.density``) and override only the hot sums (through
 ``FastKernelSums``); validation, bandwidth rules, Silverman's rule and the LSCV formulas
-are refml's code.  ``Histogram`` has no hot core beyond counting: it only takes numpy in and
-gives numpy out.
+are refml's code.  ``Histogram`` finds the cells in a kernel and counts them with numpy's sort.
 """
 
 import numpy as np
@@ -46,6 +45,49 @@ class FastKernelSums(_bandwidth.KernelSums):
 
 class Histogram(FastMixin, reference.Histogram):
     __doc__ = reference.Histogram.__doc__
+
+    # The cells are rows of small integers (one byte per feature while bins <= 256), counted
+    # by numpy's sort of those rows as byte strings; a query's cell is found by binary
+    # search.  counts_ is refml's dict, built when it is read.
+
+    @staticmethod
+    def _column_extremes(X):
+        return X.min(axis=0).tolist(), X.max(axis=0).tolist()
+
+    def _cell_keys(self, X):
+        """(keys, inside): each row's cell as a byte string, and whether it is in range."""
+        cells = np.empty(X.shape, dtype=self._cell_dtype())
+        inside = np.empty(X.shape[0], dtype=np.bool_)
+        _kernels.histogram_cells(X, np.array(self.low_), np.array(self.high_), self.bins,
+                                 cells, inside)
+        return cells.view(np.dtype((np.void, cells.itemsize * X.shape[1]))).ravel(), inside
+
+    def _count_cells(self, X):
+        keys, inside = self._cell_keys(X)
+        self.cell_keys_, self.cell_counts_ = np.unique(keys[inside], return_counts=True)
+
+    def _cell_counts(self, X):
+        keys, inside = self._cell_keys(X)
+        found = np.searchsorted(self.cell_keys_, keys)
+        found[found == len(self.cell_keys_)] = 0
+        counts = np.zeros(X.shape[0], dtype=np.int64)
+        if len(self.cell_keys_):
+            hit = inside & (self.cell_keys_[found] == keys)
+            counts[hit] = self.cell_counts_[found[hit]]
+        return counts.tolist()
+
+    @property
+    def counts_(self):
+        """{cell: N_cell} as refml gives it (tuples of bin indices)."""
+        if "cell_keys_" not in vars(self):
+            raise AttributeError("counts_")
+        d = self.n_features_in_
+        cells = self.cell_keys_.view(np.uint8).reshape(len(self.cell_keys_), -1)
+        cells = cells.view(self._cell_dtype()).reshape(-1, d)
+        return {tuple(row): int(count) for row, count in zip(cells.tolist(), self.cell_counts_)}
+
+    def _cell_dtype(self):
+        return np.uint8 if self.bins <= 256 else np.uint16 if self.bins <= 65536 else np.int64
 
 
 class KernelDensity(FastMixin, FastKernelSums, reference.KernelDensity):

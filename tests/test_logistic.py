@@ -131,10 +131,11 @@ def test_newton_solves_the_score_equations(lib):
 
 
 @pytest.mark.parametrize("solver, params, tolerance", [
+    ("lbfgs", {"tol": 1e-10}, 1e-8),
     ("gd", {"tol": 1e-8}, 1e-6),
     ("sgd", {"max_iter": 150, "random_state": 0}, 0.05),
 ])
-def test_gd_and_sgd_agree_with_newton(lib, solver, params, tolerance):
+def test_lbfgs_gd_and_sgd_agree_with_newton(lib, solver, params, tolerance):
     newton = lib.LogisticRegression(tol=1e-12).fit(WELL_X, WELL_Y)
     model = quietly(lib.LogisticRegression(solver=solver, **params), WELL_X, WELL_Y)
     for a, b in zip(theta_of(model), theta_of(newton)):
@@ -142,7 +143,7 @@ def test_gd_and_sgd_agree_with_newton(lib, solver, params, tolerance):
 
 
 def test_newton_and_gd_losses_never_increase(lib):
-    for solver in ("newton", "gd"):
+    for solver in ("newton", "lbfgs", "gd"):
         model = lib.LogisticRegression(solver=solver, tol=1e-6).fit(WELL_X, WELL_Y)
         curve = model.loss_curve_
         assert len(curve) == model.n_iter_ + 1
@@ -289,7 +290,7 @@ def test_huge_features_raise_a_clear_error_and_large_ones_work(lib):
 
 
 @pytest.mark.parametrize("params, name", [
-    ({"solver": "lbfgs"}, "solver"), ({"alpha": -1.0}, "alpha"), ({"tol": -1e-3}, "tol"),
+    ({"solver": "bfgs"}, "solver"), ({"alpha": -1.0}, "alpha"), ({"tol": -1e-3}, "tol"),
     ({"max_iter": 0}, "max_iter"), ({"max_iter": 2.5}, "max_iter"),
     ({"learning_rate": 0.0}, "learning_rate"), ({"power_t": 0.0}, "power_t"),
     ({"power_t": 1.5}, "power_t"), ({"fit_intercept": "yes"}, "fit_intercept"),
@@ -344,7 +345,7 @@ def test_fast_gives_the_identical_coefficients():
     rng = Generator(21)
     for trial in range(24):
         X, y, X_query = random_dataset(rng, n_max=25, binary=trial % 2 == 0)
-        for solver, max_iter in (("newton", None), ("gd", 30), ("sgd", 3)):
+        for solver, max_iter in (("newton", None), ("lbfgs", None), ("gd", 30), ("sgd", 3)):
             params = dict(solver=solver, max_iter=max_iter, random_state=trial,
                           alpha=0.1 * (trial % 3), fit_intercept=trial % 4 != 1)
             a = quietly(refml.LogisticRegression(**params), X, y)
@@ -501,3 +502,29 @@ def test_kernels_run_as_plain_python_with_the_same_result():
             "              m.predict_proba(X[:5]).tolist())\n")
     compiled, plain = compiled_and_plain(code)
     assert plain == compiled and compiled.count("\n") == 6
+
+
+def test_auto_picks_newton_for_a_small_hessian_and_lbfgs_beyond(lib):
+    model = lib.LogisticRegression().fit(THREE_X, THREE_Y)       # (3 - 1) x 3 = 6 rows
+    assert model.solver_ == "newton"
+    wide = [[x[0], x[1]] + [x[0] * (j + 1) % 1.7 for j in range(30)] for x in THREE_X]
+    model = lib.LogisticRegression(alpha=0.1, tol=1e-10).fit(wide, THREE_Y)  # 2 x 33 rows
+    assert model.solver_ == "lbfgs" and model.converged_
+    newton = lib.LogisticRegression(solver="newton", alpha=0.1, tol=1e-10).fit(wide, THREE_Y)
+    for a, b in zip(theta_of(model), theta_of(newton)):
+        assert abs(a - b) <= 1e-6
+
+
+def test_lbfgs_on_many_classes_reaches_the_score_equations(lib):
+    """Ten classes: the solver for large Hessians meets max |grad| <= tol at its answer."""
+    from refml import _logistic_solvers as solvers
+    from refml._random import Generator
+
+    rng = Generator(5)
+    X = [[rng.normal() for _ in range(3)] for _ in range(200)]
+    y = [min(9, max(0, int(2 * x[0] + x[1] + 5 + rng.normal()))) for x in X]
+    model = lib.LogisticRegression(solver="lbfgs", tol=1e-7, alpha=0.01).fit(X, y)
+    assert model.converged_ and model.n_iter_ > 5
+    codes = [sorted(set(y)).index(v) for v in y]
+    _, gradient = solvers.objective(X, codes, theta_of(model), len(set(y)), True, 0.01)
+    assert max(abs(g) for g in gradient) <= 1e-7

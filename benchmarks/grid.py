@@ -1,0 +1,196 @@
+"""The shape grid: refml_fast against scikit-learn away from the twelve workloads.
+
+    python -m benchmarks.run --grid [--repeat 3] [--scale 1.0] [CELL ...]
+
+Each cell is one estimator on one synthetic data set, fitted and then predicting: k-NN
+from 2 to 500 features, logistic regression from 2 to 10 classes and up to 500 features,
+SVC with linear, rbf and poly kernels on overlapping and on separated classes, fully grown
+trees, a forest, boosting, and the Gaussian classifiers, with n from 1,000 to 1,000,000.
+The rules are ``benchmarks.run``'s: one process, the same arrays for every side, the first
+call (compilation) reported apart from the median of the later calls.
+
+When scikit-learn-intelex is installed, its patched estimators give a third column
+(``sklearnex``): the same scikit-learn API, run by oneDAL.
+"""
+
+import numpy as np
+
+
+def blobs(n, d, k, spread, seed, queries=0):
+    """k Gaussian classes in d dimensions: centres N(0, I), each point centre + spread N(0, I).
+    spread 0.3 separates the classes well, 2.0 makes them overlap."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(k, d)) * (1.0 if d < 10 else 3.0 / np.sqrt(d))
+    y = rng.integers(0, k, size=n + queries).astype(np.int64)
+    X = centres[y] + spread * (1.0 if d < 10 else 3.0 / np.sqrt(d)) * rng.normal(
+        size=(n + queries, d))
+    data = {"X": np.ascontiguousarray(X[:n]), "y": y[:n]}
+    data["X_query"] = np.ascontiguousarray(X[n:]) if queries else data["X"]
+    return data
+
+
+def logistic_data(n, d, k, seed):
+    """Labels drawn from a multinomial logistic model (classes overlap; the MLE exists)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    W = rng.normal(size=(d, k)) * (2.0 / np.sqrt(d))
+    Z = X @ W
+    P = np.exp(Z - Z.max(axis=1, keepdims=True))
+    P /= P.sum(axis=1, keepdims=True)
+    y = (P.cumsum(axis=1) < rng.random((n, 1))).sum(axis=1).astype(np.int64)
+    return {"X": np.ascontiguousarray(X), "y": np.minimum(y, k - 1), "X_query": X}
+
+
+def no_penalty():
+    import sklearn
+
+    major, minor = (int(part) for part in sklearn.__version__.split(".")[:2])
+    return {"C": np.inf} if (major, minor) >= (1, 8) else {"penalty": None}
+
+
+def cell(name, make, fast, sklearn):
+    return {"name": name, "make_data": make, "fast": fast, "sklearn": sklearn}
+
+
+def scaled(n, scale, least=200):
+    return max(least, int(n * scale))
+
+
+def knn_cell(n, d, k, queries, spread=1.0):
+    def make(scale):
+        return blobs(scaled(n, scale), d, k, spread, seed=d + k, queries=scaled(queries, scale,
+                                                                                  50))
+
+    def fast(data, lib):
+        return lib.KNeighborsClassifier(n_neighbors=5).fit(data["X"], data["y"]).predict(
+            data["X_query"])
+
+    def sklearn(data, lib):
+        return lib["KNeighborsClassifier"](n_neighbors=5).fit(data["X"], data["y"]).predict(
+            data["X_query"])
+
+    return cell(f"knn d={d} n={n:,} K={k}", make, fast, sklearn)
+
+
+def logistic_cell(n, d, k):
+    def make(scale):
+        return logistic_data(scaled(n, scale), d, k, seed=n + d + k)
+
+    def fast(data, lib):
+        return lib.LogisticRegression(tol=1e-4).fit(data["X"], data["y"]).predict(data["X"])
+
+    def sklearn(data, lib):
+        model = lib["LogisticRegression"](tol=1e-4, max_iter=10_000, **no_penalty())
+        return model.fit(data["X"], data["y"]).predict(data["X"])
+
+    return cell(f"logistic {n:,} x {d} K={k}", make, fast, sklearn)
+
+
+def svc_cell(kernel, n, d, spread):
+    label = "separated" if spread < 1.0 else "overlapping"
+
+    def make(scale):
+        return blobs(scaled(n, scale), d, 2, spread, seed=n + d)
+
+    def fast(data, lib):
+        return lib.SVC(kernel=kernel, C=1.0).fit(data["X"], data["y"]).predict(data["X"])
+
+    def sklearn(data, lib):
+        return lib["SVC"](kernel=kernel, C=1.0).fit(data["X"], data["y"]).predict(data["X"])
+
+    return cell(f"svc {kernel} {label} n={n:,} d={d}", make, fast, sklearn)
+
+
+def estimator_cell(name, make, fast_source, sklearn_source):
+    """A cell whose two estimators are written out as source (``lib.X(...)`` / ``X(...)``)."""
+    def fast(data, lib):
+        model = eval(fast_source, {"lib": lib})
+        return model.fit(data["X"], data["y"]).predict(data["X_query"])
+
+    def sklearn(data, lib):
+        model = eval(sklearn_source, dict(lib))
+        return model.fit(data["X"], data["y"]).predict(data["X_query"])
+
+    return cell(name, make, fast, sklearn)
+
+
+def cells():
+    grid = [
+        knn_cell(10_000, 2, 2, 10_000),
+        knn_cell(100_000, 2, 3, 20_000),
+        knn_cell(1_000_000, 3, 2, 10_000),
+        knn_cell(50_000, 8, 5, 10_000),
+        knn_cell(20_000, 50, 10, 5_000, spread=2.0),
+        knn_cell(5_000, 500, 3, 2_000, spread=2.0),
+        logistic_cell(1_000, 2, 2),
+        logistic_cell(100_000, 20, 5),
+        logistic_cell(30_000, 50, 10),
+        logistic_cell(10_000, 500, 2),
+        logistic_cell(1_000_000, 10, 2),
+        svc_cell("linear", 1_000, 2, 0.3),
+        svc_cell("linear", 2_000, 10, 2.0),
+        svc_cell("linear", 10_000, 20, 2.0),
+        svc_cell("rbf", 2_000, 10, 2.0),
+        svc_cell("rbf", 10_000, 20, 2.0),
+        svc_cell("rbf", 20_000, 2, 0.3),
+        svc_cell("poly", 3_000, 5, 2.0),
+        svc_cell("poly", 5_000, 2, 0.3),
+    ]
+    grid += [
+        estimator_cell("tree full 100,000 x 10 K=2",
+                       lambda s: blobs(scaled(100_000, s), 10, 2, 2.0, seed=1),
+                       "lib.DecisionTreeClassifier()",
+                       "DecisionTreeClassifier(random_state=0)"),
+        estimator_cell("tree full 20,000 x 200 K=10",
+                       lambda s: blobs(scaled(20_000, s), 200, 10, 2.0, seed=2),
+                       "lib.DecisionTreeClassifier()",
+                       "DecisionTreeClassifier(random_state=0)"),
+        estimator_cell("forest 100 trees 50,000 x 20 K=3",
+                       lambda s: blobs(scaled(50_000, s), 20, 3, 2.0, seed=3),
+                       "lib.RandomForestClassifier(n_jobs=-1, random_state=0)",
+                       "RandomForestClassifier(n_jobs=-1, random_state=0)"),
+        estimator_cell("adaboost 100 stumps 20,000 x 500",
+                       lambda s: blobs(scaled(20_000, s), 500, 2, 2.0, seed=4),
+                       "lib.AdaBoostClassifier(n_estimators=100)",
+                       "AdaBoostClassifier(n_estimators=100)"),
+        estimator_cell("lda 1,000,000 x 10 K=3",
+                       lambda s: blobs(scaled(1_000_000, s), 10, 3, 2.0, seed=5),
+                       "lib.LinearDiscriminantAnalysis()", "LinearDiscriminantAnalysis()"),
+        estimator_cell("qda 100,000 x 50 K=10",
+                       lambda s: blobs(scaled(100_000, s), 50, 10, 2.0, seed=6),
+                       "lib.QuadraticDiscriminantAnalysis()",
+                       "QuadraticDiscriminantAnalysis()"),
+        estimator_cell("gnb 1,000,000 x 100 K=10",
+                       lambda s: blobs(scaled(1_000_000, s), 100, 10, 2.0, seed=7),
+                       "lib.GaussianNB()", "GaussianNB()"),
+        estimator_cell("perceptron separated 100,000 x 20",
+                       lambda s: blobs(scaled(100_000, s), 20, 2, 0.3, seed=8),
+                       "lib.Perceptron()", "Perceptron(shuffle=False)"),
+    ]
+    return grid
+
+
+SKLEARN_NAMES = {
+    "KNeighborsClassifier": "sklearn.neighbors", "LogisticRegression": "sklearn.linear_model",
+    "SVC": "sklearn.svm", "DecisionTreeClassifier": "sklearn.tree",
+    "RandomForestClassifier": "sklearn.ensemble", "AdaBoostClassifier": "sklearn.ensemble",
+    "LinearDiscriminantAnalysis": "sklearn.discriminant_analysis",
+    "QuadraticDiscriminantAnalysis": "sklearn.discriminant_analysis",
+    "GaussianNB": "sklearn.naive_bayes", "Perceptron": "sklearn.linear_model"}
+
+
+def sklearn_classes(intelex=False):
+    """name -> class, from scikit-learn or (intelex=True) from sklearnex's patched modules."""
+    import importlib
+
+    classes = {}
+    for name, module in SKLEARN_NAMES.items():
+        if intelex:
+            try:
+                module = module.replace("sklearn.", "sklearnex.")
+                classes[name] = getattr(importlib.import_module(module), name)
+                continue
+            except (ImportError, AttributeError):
+                module = SKLEARN_NAMES[name]  # not accelerated: scikit-learn's own
+        classes[name] = getattr(importlib.import_module(module), name)
+    return classes
