@@ -45,6 +45,7 @@ from . import _validation as validation
 from .base import Classifier
 
 METRICS = ("euclidean", "mahalanobis")
+ALGORITHMS = ("auto", "brute", "kd_tree")
 SINGULAR_PIVOT_RATIO = 1e-10
 UNIT_ROUNDOFF = 2.0 ** -53
 
@@ -59,6 +60,11 @@ class KNeighborsClassifier(Classifier):
     metric : {"euclidean", "mahalanobis"}, default "euclidean"
         The distance; "mahalanobis" uses the inverse of the training covariance (see the
         module docstring for the departure from the lecture's printed formula).
+    algorithm : {"auto", "brute", "kd_tree"}, default "auto"
+        How refml_fast finds the neighbours: every training row, or an exact k-d tree
+        (Euclidean metric only), "auto" choosing the tree in few dimensions.  refml always
+        computes every distance, as the lecture does; the neighbours, ties and answers are
+        the same either way.
 
     Attributes
     ----------
@@ -78,14 +84,19 @@ class KNeighborsClassifier(Classifier):
     [[0.3333333333333333, 0.6666666666666666]]
     """
 
-    def __init__(self, *, n_neighbors=1, metric="euclidean"):
+    def __init__(self, *, n_neighbors=1, metric="euclidean", algorithm="auto"):
         self.n_neighbors = n_neighbors
         self.metric = metric
+        self.algorithm = algorithm
 
     def _check_params(self, X):
         n_samples = self._n_rows_cols(X)[0]
         validation.check_scalar(self.n_neighbors, "n_neighbors", "int", low=1, high=n_samples)
         validation.check_option(self.metric, "metric", METRICS)
+        validation.check_option(self.algorithm, "algorithm", ALGORITHMS)
+        if self.algorithm == "kd_tree" and self.metric != "euclidean":
+            raise ValueError(f"algorithm='kd_tree' supports metric='euclidean' only, got "
+                             f"metric={self.metric!r}; use algorithm='brute' or 'auto'")
 
     def _fit(self, X, codes):
         """k-NN learns nothing but the training set (and Sigma^{-1} for Mahalanobis)."""

@@ -1,5 +1,8 @@
 """k nearest neighbours with Numba kernels: refml's neighbours, exactly, found fast.
 
+In few dimensions an exact k-d tree finds them (``_kdtree``); otherwise the tiled brute
+force below.
+
 ``KNeighborsClassifier`` subclasses ``refml.neighbors.KNeighborsClassifier`` and overrides
 only the hot methods: the training covariance (a kernel with refml's summation order; the
 small d x d Cholesky inverse is refml's own code), the neighbour search, the vote count.
@@ -66,6 +69,7 @@ import numba
 import numpy as np
 
 import refml.neighbors
+from refml_fast import _kdtree
 from refml_fast._config import kernel
 from refml_fast._heap import offer, sort_heap
 from refml_fast.base import FastMixin
@@ -87,7 +91,13 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         # X is the caller's array itself when it already was C-contiguous float64: no copy,
         # as scikit-learn keeps it (changing that array afterwards changes the model).
         super()._fit(X, codes)
-        self._prepare_search()
+        self._fit_method = _kdtree.search_method(self.algorithm, self.metric, X.shape[1])
+        for name in ("_kd_tree", "_fit_tiles"):
+            vars(self).pop(name, None)
+        if self._fit_method == "kd_tree":
+            self._kd_tree = _kdtree.build(X)
+        else:
+            self._prepare_search()
 
     @staticmethod
     def _mean_covariance(X):
@@ -157,6 +167,9 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         k = self.n_neighbors
         squared = np.empty((X.shape[0], k), dtype=np.float64)
         indices = np.empty((X.shape[0], k), dtype=np.int64)
+        if self._fit_method == "kd_tree":
+            _kdtree.query(X, self._fit_X, *self._kd_tree, squared, indices)
+            return squared, indices
         T, centred_norms, _ = self._approximate_rows(X)
         epsilon, beta = self._bound_constants()
         with np.errstate(all="ignore"):

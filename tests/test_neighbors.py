@@ -135,6 +135,8 @@ def test_singular_covariance_is_a_clear_error(lib, X):
     ({"n_neighbors": 2.0}, "n_neighbors"),
     ({"n_neighbors": True}, "n_neighbors"),
     ({"metric": "manhattan"}, "metric"),
+    ({"algorithm": "ball_tree"}, "algorithm"),
+    ({"algorithm": "kd_tree", "metric": "mahalanobis"}, "kd_tree"),
 ])
 def test_bad_hyper_parameters_fail_at_fit(lib, params, words):
     knn = lib.KNeighborsClassifier(**params)  # __init__ only stores
@@ -149,35 +151,41 @@ def test_refit_with_another_metric_drops_the_covariance(lib):
     assert knn.covariance_ is None and as_list(knn.predict([[4.0, 0.0]])) == ["c"]
 
 
-def test_large_coordinates_still_order_exactly(lib):
+@pytest.mark.parametrize("algorithm", ["brute", "kd_tree"])
+def test_large_coordinates_still_order_exactly(lib, algorithm):
     # Squares near 1e34 (beyond refml_fast's float32 screening range: checked exhaustively).
-    knn = lib.KNeighborsClassifier().fit([[1e17], [2e17], [4e17]], [0, 1, 2])
+    knn = lib.KNeighborsClassifier(algorithm=algorithm).fit([[1e17], [2e17], [4e17]],
+                                                             [0, 1, 2])
     assert as_list(knn.predict([[2.9e17], [3.1e17]])) == [1, 2]
 
 
-def test_overflowing_distances_tie_and_go_to_the_lowest_index(lib):
+@pytest.mark.parametrize("algorithm", ["brute", "kd_tree"])
+def test_overflowing_distances_tie_and_go_to_the_lowest_index(lib, algorithm):
     # (1e200)^2 overflows to infinity for every training row: all distances tie.
-    knn = lib.KNeighborsClassifier(n_neighbors=2).fit([[1e200], [-1e200], [3e200]], [2, 1, 0])
+    knn = lib.KNeighborsClassifier(n_neighbors=2, algorithm=algorithm).fit(
+        [[1e200], [-1e200], [3e200]], [2, 1, 0])
     _, indices = knn.kneighbors([[0.0]])
     assert as_list(indices) == [[0, 1]]
     assert as_list(knn.predict([[0.0]])) == [1]  # one vote each for 2 and 1: the first class
 
 
-def test_thousands_of_exact_ties_keep_the_lowest_indices(lib):
+@pytest.mark.parametrize("algorithm", ["brute", "kd_tree"])
+def test_thousands_of_exact_ties_keep_the_lowest_indices(lib, algorithm):
     # 2000 copies of one row: every copy is a candidate (refml_fast checks such a query
     # exhaustively); the k nearest are the first k copies.
     X = [[0.0, 0.0]] * 2000 + [[1.0, 1.0]] * 100
     y = [i % 3 for i in range(2100)]
-    knn = lib.KNeighborsClassifier(n_neighbors=3).fit(X, y)
+    knn = lib.KNeighborsClassifier(n_neighbors=3, algorithm=algorithm).fit(X, y)
     _, indices = knn.kneighbors([[0.1, 0.0], [0.9, 1.0]])
     assert as_list(indices) == [[0, 1, 2], [2000, 2001, 2002]]
 
 
-def test_k_equal_to_n_orders_every_row_by_distance_then_index(lib):
+@pytest.mark.parametrize("algorithm", ["brute", "kd_tree"])
+def test_k_equal_to_n_orders_every_row_by_distance_then_index(lib, algorithm):
     # 600 rows on 7 values: ties everywhere; in 1-D the distance to 3 is |x - 3|.
     X = [[float(i % 7)] for i in range(600)]
     y = [i % 2 for i in range(600)]
-    knn = lib.KNeighborsClassifier(n_neighbors=600).fit(X, y)
+    knn = lib.KNeighborsClassifier(n_neighbors=600, algorithm=algorithm).fit(X, y)
     _, indices = knn.kneighbors([[3.0]])
     assert as_list(indices)[0] == sorted(range(600), key=lambda i: (abs(i % 7 - 3), i))
 
@@ -203,3 +211,48 @@ def test_fast_matches_reference_across_tiles_and_groups(metric):
     assert indices.tolist() == expected_indices
     assert distances.tolist() == expected_distances
     assert fast.predict_proba(queries).tolist() == reference.predict_proba(queries)
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("d", [1, 2, 3, 6])
+def test_the_kd_tree_finds_refmls_neighbours_exactly(d):
+    """Random data with duplicates, grid ties, subnormal and huge coordinates, k up to n:
+    the tree only prunes, so neighbours, distances and votes are refml's own."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+
+    rng = np.random.default_rng(d)
+    for trial in range(6):
+        n = int(rng.integers(1, 400))
+        X = rng.normal(size=(n, d)) * [1.0, 1e-310, 1e150, 0.5, 3.0, 1.0][trial]
+        if trial % 2:
+            X = np.round(X * 2.0) / 2.0
+        X[rng.integers(0, n, size=n // 3)] = X[0]                 # duplicates of row 0
+        y = rng.integers(0, 3, size=n)
+        queries = np.vstack([X[:5], rng.normal(size=(20, d)) * np.abs(X).max()])
+        k = int(rng.integers(1, n + 1))
+        reference = refml.KNeighborsClassifier(n_neighbors=k).fit(X.tolist(), y.tolist())
+        fast = refml_fast.KNeighborsClassifier(n_neighbors=k, algorithm="kd_tree").fit(X, y)
+        expected_distances, expected_indices = reference.kneighbors(queries.tolist())
+        distances, indices = fast.kneighbors(queries)
+        assert indices.tolist() == expected_indices
+        assert distances.tolist() == expected_distances
+        assert fast.predict(queries).tolist() == reference.predict(queries.tolist())
+
+
+@pytest.mark.fast
+def test_auto_picks_the_kd_tree_in_few_dimensions_only():
+    import numpy as np
+
+    import refml_fast
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, size=50)
+    low = refml_fast.KNeighborsClassifier().fit(rng.normal(size=(50, 3)), y)
+    high = refml_fast.KNeighborsClassifier().fit(rng.normal(size=(50, 30)), y)
+    whitened = refml_fast.KNeighborsClassifier(metric="mahalanobis").fit(
+        rng.normal(size=(50, 3)), y)
+    assert (low._fit_method, high._fit_method, whitened._fit_method) == (
+        "kd_tree", "brute", "brute")

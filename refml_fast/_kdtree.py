@@ -1,0 +1,178 @@
+"""An exact k-d tree for k-NN in few dimensions (Friedman, Bentley & Finkel 1977).
+
+refml_fast's ``KNeighborsClassifier(algorithm="kd_tree")``, and its choice for
+``algorithm="auto"`` in low dimension with the Euclidean metric.  refml itself keeps the
+lecture's brute force; the answers are the same, because the tree only decides which rows
+are *looked at*, never how a distance is computed or how ties are broken:
+
+- every visited row gets refml's squared distance Q(x, z) = sum_j (x_j - z_j)^2 (left to
+  right, strict IEEE: ``neighbors.squared_distance``), and the k best are kept by
+  (Q, training index), the SPEC tie rule (``_heap``);
+- a node is skipped only when no row inside its box can have a computed Q at or below the
+  current k-th best.  With b the computed squared distance from x to the node's box
+  (a sum of d squares of differences, each rounded), the computed Q of any row z in the box
+  satisfies Q >= b (1 - gamma) / (1 + gamma) - t with gamma = (d + 3) u / (1 - (d + 3) u),
+  u = 2^-53, t = d 2^-1060 covering underflow (Higham, "Accuracy and Stability of
+  Numerical Algorithms", ch. 3: each square and each sum errs by a relative u at most).
+  The test uses the smaller factor 1 - 4 (d + 4) u, and strict inequality, so a row that
+  ties the k-th best (and might win on a smaller index) is always visited.  Rows whose Q
+  overflows to inf are never skipped while the k-th best is inf.
+
+Layout.  ``order`` holds the training row ids, permuted so that every node owns a contiguous
+segment [start, end); X itself is read through it (no copy).  A node is split at the median
+of its widest coordinate (quickselect); leaves hold at most LEAF rows.  Each node keeps its
+tight bounding box.  A query descends nearer child first, with an explicit stack.
+"""
+
+import numba
+import numpy as np
+
+from ._config import kernel
+from ._heap import offer, sort_heap
+
+LEAF = 32
+AUTO_DIMENSIONS = 6   # algorithm="auto" builds the tree up to this many features (measured:
+                      # the float32 brute force wins from about 8 features on)
+ROUNDOFF = 2.0 ** -53
+START, END, LEFT, RIGHT = 0, 1, 2, 3
+
+
+def search_method(algorithm, metric, n_features):
+    """"kd_tree" or "brute": the search ``KNeighborsClassifier`` uses."""
+    if algorithm == "auto":
+        use_tree = metric == "euclidean" and n_features <= AUTO_DIMENSIONS
+        return "kd_tree" if use_tree else "brute"
+    return algorithm
+
+
+def build(X):
+    """(nodes, lower, upper, order) of the tree over the rows of X."""
+    n, d = X.shape
+    capacity = 2 * max(1, -(-n // (LEAF // 2))) + 1
+    nodes = np.empty((capacity, 4), dtype=np.int64)
+    lower = np.empty((capacity, d))
+    upper = np.empty((capacity, d))
+    order = np.arange(n, dtype=np.int64)
+    n_nodes = build_kernel(X, order, nodes, lower, upper)
+    return nodes[:n_nodes].copy(), lower[:n_nodes].copy(), upper[:n_nodes].copy(), order
+
+
+@kernel
+def build_kernel(X, order, nodes, lower, upper):
+    """Split nodes until they hold LEAF rows or fewer; returns the number of nodes."""
+    d = X.shape[1]
+    stack = np.empty(128, dtype=np.int64)
+    nodes[0, START], nodes[0, END] = 0, X.shape[0]
+    stack[0] = 0
+    n_nodes, top = 1, 1
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        start, end = nodes[node, START], nodes[node, END]
+        nodes[node, LEFT] = nodes[node, RIGHT] = -1
+        widest, spread = 0, -1.0
+        for j in range(d):
+            low, high = np.inf, -np.inf
+            for p in range(start, end):
+                value = X[order[p], j]
+                low = min(low, value)
+                high = max(high, value)
+            lower[node, j], upper[node, j] = low, high
+            if high - low > spread:
+                widest, spread = j, high - low
+        if end - start <= LEAF or not spread > 0.0:
+            continue
+        middle = (start + end) // 2
+        select(X, order, widest, start, end, middle)
+        nodes[node, LEFT], nodes[node, RIGHT] = n_nodes, n_nodes + 1
+        nodes[n_nodes, START], nodes[n_nodes, END] = start, middle
+        nodes[n_nodes + 1, START], nodes[n_nodes + 1, END] = middle, end
+        stack[top], stack[top + 1] = n_nodes, n_nodes + 1
+        top += 2
+        n_nodes += 2
+    return n_nodes
+
+
+@kernel
+def select(X, order, j, start, end, middle):
+    """Permute order[start:end] so that the row at ``middle`` has the median value of
+    feature j: no row before it larger, none after it smaller (Hoare's quickselect)."""
+    lo, hi = start, end - 1
+    while lo < hi:
+        a, b, c = X[order[lo], j], X[order[(lo + hi) // 2], j], X[order[hi], j]
+        pivot = max(min(a, b), min(max(a, b), c))           # median of three
+        i, k = lo, hi
+        while i <= k:
+            while X[order[i], j] < pivot:
+                i += 1
+            while X[order[k], j] > pivot:
+                k -= 1
+            if i <= k:
+                order[i], order[k] = order[k], order[i]
+                i += 1
+                k -= 1
+        if middle <= k:
+            hi = k
+        elif middle >= i:
+            lo = i
+        else:
+            return
+
+
+@kernel
+def box_distance(x, lower, upper):
+    """The computed squared distance from x to the box [lower, upper]."""
+    total = 0.0
+    for j in range(x.shape[0]):
+        t = 0.0
+        if x[j] < lower[j]:
+            t = lower[j] - x[j]
+        elif x[j] > upper[j]:
+            t = x[j] - upper[j]
+        total += t * t
+    return total
+
+
+@kernel(parallel=True)
+def query(Xq, X, nodes, lower, upper, order, out_squared, out_indices):
+    """The k nearest training rows of every query by (refml's Q, training index)."""
+    d = X.shape[1]
+    shrink = 1.0 - 4.0 * (d + 4) * ROUNDOFF
+    tiny = d * 2.0 ** -1060
+    for q in numba.prange(Xq.shape[0]):
+        query_one(Xq[q], X, nodes, lower, upper, order, shrink, tiny, out_squared[q],
+                  out_indices[q])
+
+
+@kernel
+def query_one(x, X, nodes, lower, upper, order, shrink, tiny, keys, ids):
+    k = keys.shape[0]
+    stack = np.empty(256, dtype=np.int64)
+    bounds = np.empty(256)
+    stack[0], bounds[0] = 0, box_distance(x, lower[0], upper[0])
+    top, count = 1, 0
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        if count == k and bounds[top] * shrink - tiny > keys[0]:
+            continue                      # no row of this box can reach the k best
+        if nodes[node, LEFT] < 0:
+            for p in range(nodes[node, START], nodes[node, END]):
+                i = order[p]
+                total = 0.0
+                for j in range(x.shape[0]):
+                    diff = x[j] - X[i, j]
+                    total += diff * diff
+                if count < k or total <= keys[0]:
+                    count = offer(keys, ids, count, total, i)
+            continue
+        left, right = nodes[node, LEFT], nodes[node, RIGHT]
+        b_left = box_distance(x, lower[left], upper[left])
+        b_right = box_distance(x, lower[right], upper[right])
+        near, far, b_near, b_far = left, right, b_left, b_right
+        if b_right < b_left:
+            near, far, b_near, b_far = right, left, b_right, b_left
+        stack[top], bounds[top] = far, b_far     # the nearer child is popped first
+        stack[top + 1], bounds[top + 1] = near, b_near
+        top += 2
+    sort_heap(keys, ids, count)
