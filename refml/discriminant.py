@@ -221,12 +221,15 @@ class LinearDiscriminantAnalysis(_GaussianDiscriminant):
         Sigma = self._covariance(self._pooled_scatter(scatters), divisor, self.reg_param)
         L = self._factor(Sigma, "the pooled within-class covariance", self.reg_param)
         if n_classes == 2:
-            w, b = fisher_discriminant(L, means[0], means[1], priors[0], priors[1])
+            w, b = fisher_discriminant(L, means[0], means[1], priors[0], priors[1],
+                                       self._cholesky_solve)
             coef, intercept = [w], [b]
         else:
-            coef, intercept = linear_discriminants(L, means, priors)
+            coef, intercept = linear_discriminants(L, means, priors, self._cholesky_solve)
         self.means_, self.priors_, self.covariance_ = means, priors, Sigma
         self.coef_, self.intercept_ = coef, intercept
+
+    _cholesky_solve = staticmethod(linalg.cholesky_solve)  # refml_fast: a kernel
 
     def _discriminant_scores(self, X):
         """x' coef_[r] + intercept_[r] for every row x: w'x + b (K = 2) or delta_k(x)."""
@@ -240,26 +243,26 @@ class LinearDiscriminantAnalysis(_GaussianDiscriminant):
         return scores
 
 
-def fisher_discriminant(L, mu_0, mu_1, omega_0, omega_1):
+def fisher_discriminant(L, mu_0, mu_1, omega_0, omega_1, solve=linalg.cholesky_solve):
     """(w, b) with P(Y = 1 | x) = sigma(w'x + b), given L L' = Sigma (lecture 001).
 
     w = Sigma^{-1} (mu_1 - mu_0);  b = -1/2 (mu_1 + mu_0)' w + log(omega_1 / omega_0).
     The log-odds are taken as log omega_1 - log omega_0: the quotient overflows for a
     subnormal prior (priors=[5e-324, 1.0] gave b = inf).
     """
-    w = linalg.cholesky_solve(L, linalg.subtract(mu_1, mu_0))
+    w = solve(L, linalg.subtract(mu_1, mu_0))
     b = -0.5 * linalg.dot(linalg.add(mu_1, mu_0), w) + (math.log(omega_1) - math.log(omega_0))
     return w, b
 
 
-def linear_discriminants(L, means, priors):
+def linear_discriminants(L, means, priors, solve=linalg.cholesky_solve):
     """(a_k, c_k) with delta_k(x) = x' a_k + c_k (lecture 003), given L L' = Sigma.
 
     a_k = Sigma^{-1} mu_k;  c_k = -1/2 mu_k' a_k + log omega_k.
     """
     coef, intercept = [], []
     for mu_k, omega_k in zip(means, priors):
-        a_k = linalg.cholesky_solve(L, mu_k)
+        a_k = solve(L, mu_k)
         coef.append(a_k)
         intercept.append(-0.5 * linalg.dot(mu_k, a_k) + math.log(omega_k))
     return coef, intercept

@@ -107,6 +107,12 @@ class LinearDiscriminantAnalysis(_FastGaussian, FastMixin, reference.LinearDiscr
         super()._fit(X, codes)
         self._arrays_from_lists(["means_", "priors_", "covariance_", "coef_", "intercept_"])
 
+    @staticmethod
+    def _cholesky_solve(L, b):
+        x = np.array(b, dtype=np.float64)
+        cholesky_solve_kernel(L, x)
+        return x.tolist()
+
     def _discriminant_scores(self, X):
         scores = np.empty((X.shape[0], self.coef_.shape[0]))
         linear_scores(X, np.ascontiguousarray(self.coef_.T), self.intercept_, scores)
@@ -162,6 +168,24 @@ def cholesky_kernel(A, L):
                 total -= L[i, k] * L[j, k]
             L[i, j] = total / L[j, j]
     return True
+
+
+@kernel
+def cholesky_solve_kernel(L, x):
+    """In place, x <- (L L')^{-1} x: refml's ``_linalg.solve_lower`` (zero entries of L
+    skipped) then ``solve_upper_transposed``, the same operations in the same order."""
+    n = x.shape[0]
+    for i in range(n):
+        total = x[i]
+        for k in range(i):
+            if L[i, k] != 0.0:
+                total -= L[i, k] * x[k]
+        x[i] = total / L[i, i]
+    for i in range(n - 1, -1, -1):
+        total = x[i]
+        for k in range(i + 1, n):
+            total -= L[k, i] * x[k]
+        x[i] = total / L[i, i]
 
 
 @kernel
