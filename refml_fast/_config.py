@@ -40,3 +40,19 @@ def run_parallel(parallel, serial, large, *args):
         finally:
             _LAUNCH.release()
     return serial(*args)
+
+
+def cold_cache():
+    """True when the kernels will be compiled rather than loaded: the cache is off, or holds
+    no kernel of this package yet (Numba keeps its index files, *.nbi, in __pycache__ next
+    to the sources, or under NUMBA_CACHE_DIR)."""
+    if not CACHE:
+        return True
+    places = [os.path.join(os.path.dirname(__file__), "__pycache__")]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        places.append(os.environ["NUMBA_CACHE_DIR"])
+    for place in places:
+        for _, _, files in os.walk(place):
+            if any(name.endswith(".nbi") for name in files):
+                return False
+    return True

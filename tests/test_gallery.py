@@ -1,0 +1,104 @@
+"""The gallery and the command lines: every figure renders and is not blank, the index
+captions every figure, missing matplotlib is a clear exit 2, and the tour's and the
+conformance table's command lines guide instead of silently doing nothing."""
+
+import subprocess
+import sys
+
+import pytest
+
+from refml.__main__ import main as refml_main
+
+MIN_FIGURES = 12
+
+
+def run(*args):
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True)
+
+
+@pytest.mark.plot
+def test_every_figure_renders_non_blank_with_an_index(tmp_path):
+    import matplotlib.image
+    import numpy as np
+
+    import refml
+    from refml import gallery
+
+    paths = gallery.write(str(tmp_path), refml, show=lambda line: None)
+    figures = gallery.figures()
+    assert len(paths) == len(figures) >= MIN_FIGURES
+    index = (tmp_path / "index.md").read_text()
+    for figure, path in zip(figures, paths):
+        pixels = matplotlib.image.imread(path)[..., :3]
+        assert pixels.shape[0] >= 400 and pixels.shape[1] >= 600, figure.name
+        # A blank (or one-colour) image has no variance; a drawn figure has plenty.
+        assert float(np.var(pixels)) > 0.005, figure.name
+        assert f"({figure.name}.png)" in index and figure.caption in index
+        assert "[" in figure.caption and "refml." in figure.caption  # lecture key, module
+
+
+def test_the_gallery_without_matplotlib_says_what_to_install(tmp_path):
+    code = ("import sys; sys.modules['matplotlib'] = None\n"
+            "from refml.__main__ import main\n"
+            f"sys.exit(main(['gallery', {str(tmp_path)!r}]))")
+    done = run("-c", code)
+    assert done.returncode == 2
+    assert "pip install" in done.stderr and "plot" in done.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_gallery_lists_its_figures_and_refuses_unknown_ones(capsys):
+    assert refml_main(["gallery", "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) >= MIN_FIGURES and listed[0].startswith("pass_fail_bayes")
+    with pytest.raises(SystemExit) as exit_:
+        refml_main(["gallery", "--only", "no_such_figure"])
+    assert exit_.value.code == 2
+    assert "no_such_figure" in capsys.readouterr().err
+
+
+def test_tour_lists_sections_and_runs_them_by_number_or_name(capsys):
+    assert refml_main(["tour", "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in listed[:2]] == [["1", "pass_fail"],
+                                                         ["2", "perceptron"]]
+    assert refml_main(["tour", "--section", "5"]) == 0
+    by_number = capsys.readouterr().out
+    assert "1 section(s)" in by_number and "5. Maximum margin" in by_number
+    assert refml_main(["tour", "--section", "max_margin"]) == 0
+    by_name = capsys.readouterr().out
+    assert by_name.splitlines()[:3] == by_number.splitlines()[:3]
+
+
+@pytest.mark.parametrize("section", ["8", "0", "kde"])
+def test_tour_refuses_an_unknown_section(capsys, section):
+    with pytest.raises(SystemExit) as exit_:
+        refml_main(["tour", "--section", section])
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err
+    assert f"unknown section {section!r}" in error and "--list" in error
+
+
+@pytest.mark.parametrize("only", ["99", "1,99", "x"])
+def test_conformance_refuses_unknown_theorems(only):
+    done = run("-m", "conformance", "--only", only, "--no-fast")
+    assert done.returncode == 2
+    assert "no theorem numbered" in done.stderr or "comma-separated" in done.stderr
+
+
+def test_conformance_help_is_plain_text_with_the_theorem_list():
+    done = run("-m", "conformance", "--help")
+    assert done.returncode == 0 and "``" not in done.stdout
+    assert "--seed SEED  seed of every theorem's instance generator" in done.stdout
+    assert " 1  Bayes optimality" in done.stdout and "18  " in done.stdout
+
+
+def test_conformance_table_fits_in_100_columns_and_explains_the_slack():
+    done = run("-m", "conformance", "--only", "1,3,11", "--quick", "--no-fast")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    assert any(line.startswith("worst slack:") for line in lines)
+    rows = lines[2:lines.index("")]
+    numbers = {line[:2].strip() for line in rows if line[:2].strip()}
+    assert numbers == {"1", "3", "11"}
