@@ -173,3 +173,109 @@ def pair_step(i, j, m, row_i, diagonal, alpha, gradient, y, C):
     room_j = alpha[j] if y[j] > 0 else C - alpha[j]
     step = b / a if a > 0.0 else math.inf
     return min(step, room_i, room_j), room_i, room_j
+
+
+# ----------------------------------------------------------------------------------------
+# The hard margin made exact (C = inf).
+
+HARD_MARGIN_PIVOT = 1e-12
+HARD_MARGIN_SLACK = 1e-9
+HARD_MARGIN_MAX_SUPPORT = 300
+
+
+def exact_hard_margin(rows, y, alpha, kernel, gamma, degree, coef0):
+    """Candidate multipliers of the exact maximum-margin hyperplane, from SMO's support set,
+    or None.
+
+    SMO stops within tol of the optimum, so functional margins of 1 - tol/2 remain.  With S
+    the support set (alpha_s > 0), the hard margin's KKT conditions hold with equality on S:
+
+        sum_t Q_st alpha_t + y_s b = 1  (s in S),   sum_s y_s alpha_s = 0,   Q_st = y_s y_t K_st,
+
+    a square system in (alpha_S, b), solved by Gaussian elimination with partial pivoting.
+    When it is singular (a degenerate support set, such as more points on the margin than
+    d + 1 with a linear kernel), the support vector with the smallest alpha is dropped and
+    the system solved again.  None when some alpha_s < 0, or when S has more than
+    HARD_MARGIN_MAX_SUPPORT points (the solve is cubic in |S|).  The caller keeps the
+    candidate only if every training point then has y_i f(x_i) >= 1 - 1e-9: a KKT point to
+    rounding, so the optimum.  Beyond the lectures: the lecture's hard margin says
+    y_i f(x_i) >= 1 for all i, which SMO alone meets only to its tolerance.
+    """
+    support = [t for t in range(len(y)) if alpha[t] > 0.0]
+    if not support or len(support) > HARD_MARGIN_MAX_SUPPORT:
+        return None
+    while len(support) >= 2:
+        vectors = [[float(v) for v in rows[s]] for s in support]
+        system = [[y[s] * y[t] * kernel_value(kernel, a, c, gamma, degree, coef0)
+                   for t, c in zip(support, vectors)] + [y[s]]
+                  for s, a in zip(support, vectors)]
+        system.append([y[s] for s in support] + [0.0])
+        solution = solve_pivoted(system, [1.0] * len(support) + [0.0])
+        if solution is not None:
+            break
+        # Degenerate: more margin points than the hyperplane needs.  The one SMO weighted
+        # least is dropped and the smaller set tried; the caller's margin test decides.
+        support.remove(min(support, key=lambda t: (alpha[t], t)))
+    else:
+        return None
+    if any(value < 0.0 for value in solution[:-1]):
+        return None
+    new_alpha = [0.0] * len(y)
+    for s, value in zip(support, solution):
+        new_alpha[s] = value
+    return new_alpha if any(value > 0.0 for value in new_alpha) else None
+
+
+def is_hard_margin_kkt(alpha, y, scores, b):
+    """Whether alpha is already a KKT point of the hard margin to 1e-9: every functional
+    margin >= 1 - 1e-9, and within 1e-9 of 1 wherever alpha > 0."""
+    for a, sign, score in zip(alpha, y, scores):
+        margin = sign * (score + b)
+        if margin < 1.0 - HARD_MARGIN_SLACK or (a > 0.0 and margin > 1.0 + HARD_MARGIN_SLACK):
+            return False
+    return True
+
+
+def solve_pivoted(A, b):
+    """x with A x = b by Gaussian elimination with partial pivoting (rows swapped to the
+    largest pivot); None when a pivot is below HARD_MARGIN_PIVOT times the largest entry."""
+    size = len(A)
+    rows = [list(A[r]) + [b[r]] for r in range(size)]
+    scale = max(abs(value) for row in A for value in row)
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda r: abs(rows[r][column]))
+        if not abs(rows[pivot][column]) > HARD_MARGIN_PIVOT * scale:
+            return None
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        for r in range(column + 1, size):
+            factor = rows[r][column] / rows[column][column]
+            if factor != 0.0:
+                for c in range(column, size + 1):
+                    rows[r][c] -= factor * rows[column][c]
+    x = [0.0] * size
+    for r in range(size - 1, -1, -1):
+        total = rows[r][size]
+        for c in range(r + 1, size):
+            total -= rows[r][c] * x[c]
+        x[r] = total / rows[r][r]
+    return x
+
+
+def exact_max_margin(rows, signs, support):
+    """theta solving min ||theta||^2 s.t. z_i'theta >= 1 exactly, from its support set S, or
+    None: solve G alpha = 1 with G_st = z_s'z_t over S, theta = sum alpha_s z_s, in rationals,
+    and accept only if alpha >= 0 and every z_i'theta >= 1 (then all four KKT conditions hold
+    exactly, so theta is the optimum)."""
+    from fractions import Fraction
+
+    z = [[Fraction(s) * Fraction(v) for v in r] for r, s in zip(rows, signs)]
+    gram = [[sum((a * b for a, b in zip(z[s], z[t])), Fraction(0)) for t in support]
+            for s in support]
+    alpha = linalg.solve_exact(gram, [Fraction(1)] * len(support))
+    if alpha is None or any(a < 0 for a in alpha):
+        return None
+    theta = [sum((a * z[s][j] for a, s in zip(alpha, support)), Fraction(0))
+             for j in range(len(rows[0]))]
+    if any(sum((t * v for t, v in zip(theta, zi)), Fraction(0)) < 1 for zi in z):
+        return None
+    return [float(t) for t in theta]

@@ -68,6 +68,7 @@ import math
 from . import _linalg as linalg
 from . import _smo
 from . import _validation as validation
+from ._smo import exact_max_margin
 from .base import Classifier, warn_not_converged
 
 
@@ -148,14 +149,18 @@ class SVC(Classifier):
             raise ValueError("kernel values overflow float64: some K(x_i, x_i) is infinite "
                              "(entries near 1e154 or larger); rescale X")
         alpha, n_iter, status = self._solve_dual(X, y, C)
-        support = [i for i in range(len(y)) if alpha[i] > 0.0]
-        self.support_ = self._as_indices(support)
-        self.support_vectors_ = self._rows(X, support)
-        self.dual_coef_ = self._as_output([alpha[i] * y[i] for i in support])
-        if self.kernel == "linear":
-            self.coef_ = self._primal_coef()                # beta = sum_i alpha_i y_i x_i
-        scores = self._training_scores(X)                     # f0(x_i) = f(x_i) - beta_0
-        self.intercept_ = intercept(alpha, y, scores, C)
+        scores = self._store_dual(X, y, alpha, C)
+        if (C == math.inf and status == _smo.CONVERGED  # the hard margin made exact
+                and not _smo.is_hard_margin_kkt(alpha, y, scores, self.intercept_)):
+            exact = _smo.exact_hard_margin(X, y, alpha, self.kernel, self.gamma_,
+                                           self.degree, float(self.coef0))
+            if exact is not None:
+                exact_scores = self._store_dual(X, y, exact, C)
+                lowest = min(y[i] * (exact_scores[i] + self.intercept_) for i in range(len(y)))
+                if lowest >= 1.0 - _smo.HARD_MARGIN_SLACK:      # a KKT point: the optimum
+                    alpha, scores = exact, exact_scores
+                else:
+                    scores = self._store_dual(X, y, alpha, C)
         if not all(map(math.isfinite, scores)) or not math.isfinite(self.intercept_):
             raise ValueError("SMO diverged: the multipliers grew until f(x) overflowed float64 "
                              "(the dual is unbounded: C=inf on data that no hyperplane of the "
@@ -163,8 +168,9 @@ class SVC(Classifier):
                              "with coef0 < 0); use a finite C")
         margins = [y[i] * (scores[i] + self.intercept_) for i in range(len(y))]
         beta_norm2 = 0.0                              # ||beta||^2 = sum alpha_i y_i f0(x_i)
-        for i in support:
-            beta_norm2 += alpha[i] * y[i] * scores[i]
+        for i in range(len(y)):
+            if alpha[i] > 0.0:
+                beta_norm2 += alpha[i] * y[i] * scores[i]
         self.margin_ = 1.0 / math.sqrt(beta_norm2) if beta_norm2 > 0.0 else math.inf
         self.kkt_violations_ = kkt_violations(alpha, y, margins, C)
         self.kkt_violation_ = max(self.kkt_violations_.values())
@@ -173,6 +179,18 @@ class SVC(Classifier):
         self.converged_ = status == _smo.CONVERGED
         if not self.converged_:
             warn_not_converged(self._not_converged_message(status, C))
+
+    def _store_dual(self, X, y, alpha, C):
+        """Support set, coefficients and intercept from alpha; returns f(x_i) - beta_0."""
+        support = [i for i in range(len(y)) if alpha[i] > 0.0]
+        self.support_ = self._as_indices(support)
+        self.support_vectors_ = self._rows(X, support)
+        self.dual_coef_ = self._as_output([alpha[i] * y[i] for i in support])
+        if self.kernel == "linear":
+            self.coef_ = self._primal_coef()                # beta = sum_i alpha_i y_i x_i
+        scores = self._training_scores(X)                     # f0(x_i) = f(x_i) - beta_0
+        self.intercept_ = intercept(alpha, y, scores, C)
+        return scores
 
     def _gamma_value(self, X):
         """gamma, or for "scale" 1 / (d Var(X)) over all n d entries (1.0 if Var = 0)."""
@@ -370,23 +388,3 @@ def _max_margin_separator(svc_class, separability, X, y, fit_intercept, tol, max
             raise ValueError("the hard-margin SVM did not reach a separator in "
                              f"max_iter={max_iter} steps; raise max_iter")
     return theta
-
-
-def exact_max_margin(rows, signs, support):
-    """theta solving min ||theta||^2 s.t. z_i'theta >= 1 exactly, from its support set S, or
-    None: solve G alpha = 1 with G_st = z_s'z_t over S, theta = sum alpha_s z_s, in rationals,
-    and accept only if alpha >= 0 and every z_i'theta >= 1 (then all four KKT conditions hold
-    exactly, so theta is the optimum)."""
-    from fractions import Fraction
-
-    z = [[Fraction(s) * Fraction(v) for v in r] for r, s in zip(rows, signs)]
-    gram = [[sum((a * b for a, b in zip(z[s], z[t])), Fraction(0)) for t in support]
-            for s in support]
-    alpha = linalg.solve_exact(gram, [Fraction(1)] * len(support))
-    if alpha is None or any(a < 0 for a in alpha):
-        return None
-    theta = [sum((a * z[s][j] for a, s in zip(alpha, support)), Fraction(0))
-             for j in range(len(rows[0]))]
-    if any(sum((t * v for t, v in zip(theta, zi)), Fraction(0)) < 1 for zi in z):
-        return None
-    return [float(t) for t in theta]

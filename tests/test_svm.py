@@ -351,3 +351,31 @@ def test_diverging_dual_with_an_indefinite_kernel_raises_the_same_clear_error(li
             fit_quietly(package.SVC(**params), X, y)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_hard_margin_is_exact_kkt_point(lib, kernel):
+    """C = inf: SMO's support set, then the KKT equalities solved exactly: every functional
+    margin >= 1 - 1e-9, = 1 on the support vectors, alpha >= 0 with sum alpha_i y_i = 0
+    (the optimality conditions of the hard margin, so the lecture's hyperplane itself)."""
+    from refml._random import Generator
+
+    rng = Generator(17)
+    for _ in range(6):
+        X, y = [], []
+        while len(X) < 40:
+            x = [rng.normal(), rng.normal()]
+            score = (x[0] - 2 * x[1] + 0.3) if kernel == "linear" else (x[0] ** 2 + x[1] ** 2
+                                                                        - 1.2)
+            if abs(score) > 0.3:
+                X.append(x)
+                y.append(int(score > 0))
+        model = lib.SVC(C=float("inf"), kernel=kernel, gamma=1.0).fit(X, y)
+        signs = [1 if label else -1 for label in y]
+        margins = [s * f for s, f in zip(signs, as_list(model.decision_function(X)))]
+        assert min(margins) >= 1.0 - 1e-9
+        for index in as_list(model.support_):
+            assert abs(margins[index] - 1.0) <= 1e-9
+        dual = as_list(model.dual_coef_)          # alpha_i y_i
+        assert all(a * signs[i] > 0 for a, i in zip(dual, as_list(model.support_)))
+        assert abs(sum(dual)) <= 1e-9 * max(abs(a) for a in dual)
