@@ -15,8 +15,9 @@ Theorem 2.2 as printed, R(g_eta_hat) - R(g*) < 2 |E[eta(X) - eta_hat(X)]|, is fa
 ways: eta_hat = eta gives 0 < 0, and deviations of opposite signs cancel inside
 |E[...]| (tests/test_bayes.py has a two-point counter-example).  The proof shows
 R(g_eta_hat) - R(g*) = E[|2 eta(X) - 1| 1{g_eta_hat(X) != g*(X)}] <= 2 E|eta(X) - eta_hat(X)|,
-with <= and the absolute value inside the expectation, as eq. (2.22) writes it; that is the
-form conformance/t02_plug_in.py checks.
+with the absolute value inside the expectation, as eq. (2.22) writes it, but with <= where
+eq. (2.22) prints a strict < (which eta_hat = eta breaks again); that is the form
+conformance/t02_plug_in.py checks.
 """
 
 import math

@@ -30,9 +30,12 @@ Departure from the print: lecture 001 writes the third line as
 (1 + exp((mu_1 - mu_0)' Sigma^{-1} x + b))^{-1}, without the minus sign in the exponent;
 read literally that is sigma(-(w'x + b)) = P(Y = 0 | x), and matching it to the next line
 (sigma(w'x + b)) would force b = +1/2 (mu_1 + mu_0)' Sigma^{-1} (mu_1 - mu_0) -
-log(pi/(1 - pi)), the intercept with the wrong sign.  The lecture never prints b; the code
-uses the b derived above, and conformance/t06_discriminant.py checks on random instances
-that sigma(w'x + b) equals the Bayes posterior computed from the Gaussian densities.
+log(pi/(1 - pi)), the intercept with the wrong sign.  The lecture then prints
+b = log((1 - pi)/pi) + 1/2 mu_0' Sigma^{-1} mu_0 - 1/2 mu_1' Sigma^{-1} mu_1: its quadratic
+terms equal the derived -1/2 (mu_1 + mu_0)' Sigma^{-1} (mu_1 - mu_0), but its log-prior has
+the wrong sign, so it is off by 2 log((1 - pi)/pi) (right only for pi = 1/2).  The code uses
+the b derived above, and conformance/t06_discriminant.py checks on random instances that
+sigma(w'x + b) equals the Bayes posterior computed from the Gaussian densities.
 For K = 2, ``coef_ = [w]`` and ``intercept_ = [b]`` (delta_1 - delta_0 = w'x + b);
 for K > 2, row k of ``coef_`` is Sigma^{-1} mu_k and ``intercept_[k]`` is
 -1/2 mu_k' Sigma^{-1} mu_k + log omega_k (scikit-learn's shapes).

@@ -24,8 +24,9 @@ The order in which mistakes are visited (``order``):
   for i = 1...n"); it stops after a pass with no mistake.
 - "batch": lecture 002, Algorithm 5: scan from i = 1, correct the *first* mistake found,
   scan again from i = 1; it stops when a scan finds no mistake.
-- "random": lectures 000 and 003: draw i uniformly among the current mistakes m(theta^t),
-  using the shared SplitMix64 stream (``random_state``); it stops when m(theta^t) is empty.
+- "random": draw i uniformly among the current mistakes m(theta^t), using the shared
+  SplitMix64 stream (``random_state``); it stops when m(theta^t) is empty.  (Lecture 003
+  updates "for a random i" in the set of mistakes; lecture 000 only says pick some i.)
 
 ``max_iter`` counts passes (SPEC.md section 6).  A pass is n points examined: one sweep
 i = 1..n for "cyclic"; n examinations for "batch" (a scan ends at its first mistake and the
@@ -282,14 +283,15 @@ def random_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, gene
 # Theorem 2.3.
 
 
-def mistake_bound(X, y, theta=None, fit_intercept=False):
+def mistake_bound(X, y, theta=None, fit_intercept=True):
     """R^2 / delta^2: Theorem 2.3's cap on the perceptron's mistakes (lecture 000).
 
     R = max_i ||x_i||_2 (eq. 2.24) and delta = min_i y_i theta'x_i / ||theta||_2 (eq. 2.25),
     the margin of the separator ``theta``; with ``fit_intercept`` the rows are the augmented
     x~_i = [1, x_i] and theta = [theta_0, theta_1..d], matching a Perceptron fitted with
-    fit_intercept=True (note the default here is False, the lectures' form).  Labels map
-    classes_[0] -> -1, classes_[1] -> +1.
+    its default fit_intercept=True (the same default here, so that both describe one
+    model; fit_intercept=False is lecture 000's form, rows x_i and theta through the
+    origin).  Labels map classes_[0] -> -1, classes_[1] -> +1.
 
     When ``theta`` is None the separator is the maximum-margin one, the hard-margin SVM
     through the origin on these rows (``svm.max_margin_separator``): the theorem holds for
@@ -338,5 +340,5 @@ def _max_margin_separator(perceptron_class, X, labels, fit_intercept):
     try:
         theta = svm.max_margin_separator(X, labels, fit_intercept=fit_intercept)
     except ValueError as error:
-        raise ValueError(f"no separator found: {error}; pass theta") from None
+        raise ValueError(f"{error}; pass theta") from None
     return [float(v) for v in theta]

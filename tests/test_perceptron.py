@@ -195,7 +195,8 @@ def test_bad_hyper_parameters_are_named_at_fit(lib, params, name):
 
 def test_mistake_bound_by_hand(lib):
     # R^2 = ||[-2, 1]||^2 = 5; delta = min(1, 1, 4) / ||[1, 3]|| so delta^2 = 1/10: 50.
-    assert math.isclose(lib.mistake_bound(THREE_X, THREE_Y, [1.0, 3.0]), 50.0, rel_tol=1e-12)
+    assert math.isclose(lib.mistake_bound(THREE_X, THREE_Y, [1.0, 3.0], fit_intercept=False),
+                        50.0, rel_tol=1e-12)
     # Augmented rows [1, 0], [1, 2] and theta~ = [-1, 2]: R^2 = 5, delta^2 = 1/5: 25.
     assert math.isclose(lib.mistake_bound(LINE_X, LINE_Y, [-1.0, 2.0], fit_intercept=True),
                         25.0, rel_tol=1e-12)
@@ -205,7 +206,8 @@ def test_mistake_bound_without_theta_uses_the_max_margin_separator(lib):
     # The hard-margin separator through the origin of z = y x on THREE is [1, 3]: it is
     # 7 z1 + 3 z2 with z1'theta = z2'theta = 1 (KKT with alphas 7, 3 >= 0), ||theta||^2 = 10
     # and R^2 = 5, so R^2 / delta^2 = R^2 ||theta||^2 = 50.
-    assert math.isclose(lib.mistake_bound(THREE_X, THREE_Y), 50.0, rel_tol=1e-12)
+    assert math.isclose(lib.mistake_bound(THREE_X, THREE_Y, fit_intercept=False), 50.0,
+                        rel_tol=1e-12)
 
 
 @pytest.mark.parametrize("order", ["cyclic", "batch", "random"])
@@ -217,15 +219,17 @@ def test_every_order_makes_at_most_the_bound(lib, order):
 
 def test_mistake_bound_rejects_what_is_not_a_separator(lib):
     with pytest.raises(ValueError, match="does not separate"):
-        lib.mistake_bound(THREE_X, THREE_Y, [1.0, 0.0])      # z2 = [-2, 1] is on the wrong side
+        # z2 = [-2, 1] is on the wrong side
+        lib.mistake_bound(THREE_X, THREE_Y, [1.0, 0.0], fit_intercept=False)
     with pytest.raises(ValueError, match="does not separate"):
-        lib.mistake_bound(THREE_X, THREE_Y, [0.0, 0.0])
+        lib.mistake_bound(THREE_X, THREE_Y, [0.0, 0.0], fit_intercept=False)
     with pytest.raises(ValueError, match="entries"):
         lib.mistake_bound(THREE_X, THREE_Y, [1.0, 3.0], fit_intercept=True)
     with pytest.raises(ValueError, match="no separator"):
         lib.mistake_bound(XOR_X, XOR_Y, fit_intercept=True)
     with pytest.raises(ValueError, match="NaN"):
-        lib.mistake_bound([[math.nan, 0.0]] + THREE_X[1:], THREE_Y, [1.0, 3.0])
+        lib.mistake_bound([[math.nan, 0.0]] + THREE_X[1:], THREE_Y, [1.0, 3.0],
+                          fit_intercept=False)
 
 
 # --- parity: the same floats in both packages ---------------------------------------------------
@@ -254,3 +258,13 @@ def test_fast_gives_the_identical_coefficients_and_trajectory():
                     assert b.decision_function(X_query).tolist() == \
                         a.decision_function(X_query)
                     assert b.predict(X_query).tolist() == a.predict(X_query)
+
+
+def test_mistake_bound_and_the_perceptron_share_their_intercept_default(lib):
+    """Both default to fit_intercept=True, so the bound describes the default model."""
+    import inspect
+
+    bound_default = inspect.signature(lib.mistake_bound).parameters["fit_intercept"].default
+    assert bound_default is lib.Perceptron().fit_intercept is True
+    assert lib.mistake_bound(LINE_X, LINE_Y, [-1.0, 2.0]) == lib.mistake_bound(
+        LINE_X, LINE_Y, [-1.0, 2.0], fit_intercept=True)

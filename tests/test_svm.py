@@ -291,8 +291,9 @@ def test_mistake_bound_without_theta_is_the_max_margin_bound(lib):
     # Rows x~ = [1, x]: R^2 = ||[1, 4]||^2 = 17; the max-margin theta is [-2, 1] with
     # min y theta'x~ = 1, so delta^2 = 1/5 and the bound is 85 (exact: KKT solved in rationals).
     assert close(lib.mistake_bound(LINE_X, LINE_Y, fit_intercept=True), 85.0, 1e-12)
-    with pytest.raises(ValueError, match="no separator"):
-        lib.mistake_bound(LINE_X, LINE_Y)                     # no separator through the origin
+    with pytest.raises(ValueError, match="^no separator: the rows are not linearly separable "
+                                         "through the origin .*; pass theta$"):
+        lib.mistake_bound(LINE_X, LINE_Y, fit_intercept=False)   # none through the origin
     # x = 0 (class 0) and x = 2 (class 1): z = [-1, 0], [1, 2].  The perceptron ends at
     # theta = [-1, 2] (bound R^2/delta^2 = 5 / (1/5) = 25); the max margin is at [-1, 1]
     # (both constraints active, ||theta||^2 = 2, delta^2 = 1/2): 10.
