@@ -101,8 +101,12 @@ def silverman_bandwidth(X):
 
     >>> [round(h, 6) for h in silverman_bandwidth([[0.0], [1.0], [2.0], [4.0]])]
     [1.370942]
+    >>> [round(h, 6) for h in silverman_bandwidth([0.0, 1.0, 2.0, 4.0])]   # flat: one column
+    [1.370942]
     """
-    X = validation.as_matrix(X)
+    from .density import flat_as_column
+
+    X = validation.as_matrix(flat_as_column(X))          # 1-D data may come flat
     return silverman_or_raise(feature_std(X), len(X), "X")
 
 

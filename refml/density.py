@@ -36,10 +36,16 @@ class DensityEstimator(DataEstimator):
     ``refml_fast.base.FastMixin`` applies unchanged."""
 
     _estimator_type = "density_estimator"
+    # A 1-D density's data may come flat (see ``fit``), where scikit-learn expects 2-D X.
+    _expected_failed_checks = {
+        "check_fit1d": "one-dimensional data may come flat: n numbers are the column n x 1",
+    }
 
     def fit(self, X, y=None):
-        """Learn the density of the rows of X (y is ignored); returns self."""
-        X = self._as_matrix(X)
+        """Learn the density of the rows of X (y is ignored); returns self.  One-dimensional
+        data may come flat: n numbers (a list, a 1-D array, a Series) are the column n x 1,
+        here, in ``pdf``/``score_samples`` and in the cross-validation risks alike."""
+        X = self._as_matrix(flat_as_column(X))
         self._check_params(X)
         self.n_features_in_ = self._n_rows_cols(X)[1]
         try:
@@ -48,6 +54,9 @@ class DensityEstimator(DataEstimator):
             self._forget()
             raise
         return self
+
+    def _validate_predict(self, X):
+        return super()._validate_predict(flat_as_column(X))
 
     def pdf(self, X):
         """The estimated density f_hat(x) at each row x of X."""
@@ -240,16 +249,28 @@ def histogram_cv_risk(x, bins, range=(0, 1), method="closed_form"):
     return integral - 2.0 / n * leave_one_out
 
 
+def flat_as_column(X):
+    """One-dimensional data given flat (n numbers: a list, a 1-D array, a Series) as the
+    column n x 1; anything else unchanged (rows, to be validated as usual)."""
+    if getattr(X, "ndim", None) == 1:
+        values = X.to_numpy() if hasattr(X, "to_numpy") else X
+        return values.reshape(-1, 1)
+    if isinstance(X, (list, tuple)) and X and not any(
+            isinstance(v, (str, bytes)) or hasattr(v, "__iter__") for v in X):
+        return [[v] for v in X]
+    return X
+
+
 def _as_sample(x, estimator):
-    """A flat sequence of numbers as a column (n x 1) in the estimator's representation."""
-    if getattr(x, "ndim", None) == 1 and hasattr(x, "reshape"):
-        return estimator._as_matrix(x.reshape(-1, 1))
+    """One variable's sample as a column (n x 1) in the estimator's representation: n
+    numbers flat, or n rows of one number (the same convention as the estimators)."""
     if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
         raise ValueError(f"x must be a flat sequence of numbers, got {type(x).__name__}")
-    values = list(x)
-    if any(hasattr(v, "__iter__") or hasattr(v, "__getitem__") for v in values):
-        raise ValueError("x must be a flat sequence of numbers (one variable), got rows")
-    return estimator._as_matrix([[v] for v in values])
+    data = estimator._as_matrix(flat_as_column(x))
+    if estimator._n_rows_cols(data)[1] != 1:
+        raise ValueError("x must be one variable: a flat sequence of numbers or rows of one "
+                         f"number, got rows of {estimator._n_rows_cols(data)[1]}")
+    return data
 
 
 # ----------------------------------------------------------------------------------------
@@ -279,7 +300,8 @@ class KernelDensity(bandwidths.KernelSums, DensityEstimator):
     Attributes
     ----------
     training_data_ : the rows X_i;  bandwidth_matrix_ : H;  bandwidth_cholesky_ : L with
-    H = L L' (the square root used);  cv_scores_ : [(s, J_hat)] for "cv", else None.
+    H = L L' (the square root used);  bandwidth_ : h, the scalar bandwidth of 1-D data
+    (H = h^2), None in several dimensions;  cv_scores_ : [(s, J_hat)] for "cv", else None.
     """
 
     def __init__(self, *, kernel="gaussian", bandwidth=1.0):
@@ -317,6 +339,7 @@ class KernelDensity(bandwidths.KernelSums, DensityEstimator):
                 L, self.cv_scores_ = bandwidths.cv_search(self, X, L, self.kernel)
         self.bandwidth_cholesky_ = bandwidths.check_representable(L, "bandwidth (from X)")
         self.bandwidth_matrix_ = self._factor_product(L)  # H = L L'
+        self.bandwidth_ = float(self.bandwidth_cholesky_[0][0]) if d == 1 else None
 
 
     def _log_constant(self):

@@ -33,7 +33,7 @@ class FiniteDistribution:
 
     Parameters
     ----------
-    points : m distinct d-vectors x_1, ..., x_m (rows).
+    points : m distinct d-vectors x_1, ..., x_m (rows); in one dimension also m numbers.
     probabilities : m x K table p_ik >= 0 with sum_ik p_ik = 1 (to within 1e-9).
     classes : K distinct labels, default 0..K-1.  Given unsorted, they are stored sorted
         and the columns of ``probabilities`` permuted to match.
@@ -49,7 +49,9 @@ class FiniteDistribution:
     _as_matrix = staticmethod(validation.as_matrix)  # refml_fast: numpy arrays
 
     def __init__(self, points, probabilities, classes=None):
-        points = self._as_matrix(points, name="points")
+        from .density import flat_as_column
+
+        points = self._as_matrix(flat_as_column(points), name="points")  # 1-D: n numbers
         table = self._as_matrix(probabilities, name="probabilities")
         if len(table) != len(points):
             raise ValueError(f"probabilities has {len(table)} rows but there are "
