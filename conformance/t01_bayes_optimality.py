@@ -8,6 +8,13 @@ finite support).  When K^m <= 243 every one of the K^m rules is tried; otherwise
 rules and the m (K - 1) rules that differ from g* at one point (the hardest competitors).
 The check also asks that risk(g*) equals ``bayes_risk()``.
 
+Under a general loss (lecture 003: L[k][j] the loss of deciding class j when the truth is
+class k), the second check draws a random K x K loss matrix (entries 0..9, zero diagonal
+half of the time, integer or uniform) and asks the same of ``BayesClassifier(loss=L)`` and
+``risk(g, d, loss=L)``: R_L(g*) <= R_L(g) for every competing rule, and R_L(g*) =
+``bayes_risk(loss=L)``; refml_fast's rule must make the same decisions.  Its sums are of at
+most 300 terms <= 9, so the tolerance is 1e-11.
+
 Slack: min over the rules g of R(g) - R(g*), and 1e-12 - |R(g*) - bayes_risk()|, each
 with TOLERANCE = 1e-12 added for rounding (each risk is a sum of at most 300 numbers <= 1,
 so its rounding error is below 300 * 2^-53 ~ 3e-14).
@@ -97,6 +104,45 @@ def check(instance):
     return slack
 
 
+LOSS_TOLERANCE = 1e-11
+
+
+def make_loss_instance(rng):
+    instance = make_instance(rng)
+    k = len(instance["classes"])
+    zero_diagonal = rng.random() < 0.5
+    integer = rng.random() < 0.5
+    instance["loss"] = [[0.0 if (zero_diagonal and i == j) else
+                         (float(rng.randbelow(10)) if integer else 9.0 * rng.random())
+                         for j in range(k)] for i in range(k)]
+    return instance
+
+
+def check_loss(instance):
+    import refml
+    from refml._random import Generator
+
+    distribution, _ = build(refml, instance)
+    loss = instance["loss"]
+    bayes = refml.BayesClassifier(distribution=distribution, loss=loss)
+    bayes_risk = refml.risk(bayes, distribution, loss=loss)
+    slack = LOSS_TOLERANCE - abs(bayes_risk - distribution.bayes_risk(loss=loss))
+    bayes_labels = list(bayes.predict(distribution.points))
+    for labels in competing_rules(Generator(instance["seed"]), distribution, bayes_labels):
+        rule = TableRule(distribution.points, labels)
+        slack = min(slack, refml.risk(rule, distribution, loss=loss) - bayes_risk
+                    + LOSS_TOLERANCE)
+    try:
+        import refml_fast
+    except ImportError:
+        return slack
+    fast = refml_fast.BayesClassifier(distribution=refml_fast.FiniteDistribution(
+        instance["points"], instance["table"], instance["classes"]), loss=loss)
+    disagreements = sum(a != b for a, b in zip(bayes_labels,
+                                               fast.predict(distribution.points).tolist()))
+    return -float(disagreements) if disagreements else slack
+
+
 THEOREMS = [
     Theorem(number=1, title="Bayes optimality: R(g*) <= R(g), binary and multiclass",
             source="000 Thm 2.1; 003 Bayes optimal classifier",
@@ -104,5 +150,12 @@ THEOREMS = [
             size=lambda inst: len(inst["points"]) * len(inst["classes"]),
             describe=lambda inst: (f"points={inst['points']!r} table={inst['table']!r} "
                                    f"classes={inst['classes']!r}"),
+            quick=100, default=500, full=5000),
+    Theorem(number=1, title="Bayes optimality under a loss matrix: R_L(g*) <= R_L(g)",
+            source="003 Bayes classifier, general loss",
+            make_instance=make_loss_instance, check=check_loss,
+            size=lambda inst: len(inst["points"]) * len(inst["classes"]),
+            describe=lambda inst: (f"points={inst['points']!r} table={inst['table']!r} "
+                                   f"classes={inst['classes']!r} loss={inst['loss']!r}"),
             quick=100, default=500, full=5000),
 ]

@@ -210,9 +210,13 @@ class GaussianClasses:
             y.append(self.classes[k])
         return X, y
 
-    def bayes_risk(self, *, return_error=False, n_samples=20_000, random_state=0,
+    def bayes_risk(self, *, loss=None, return_error=False, n_samples=20_000, random_state=0,
                    confidence=0.999):
         """R* = E[1 - max_k eta_k(X)], the risk of the Bayes rule.
+
+        With a loss matrix L (L[k][j]: deciding classes[j] when the truth is classes[k]):
+        the risk of ``BayesClassifier(distribution=self, loss=L)`` by ``risk`` (exact for
+        two classes with equal covariances, Monte Carlo otherwise).
 
         * Two classes with equal covariances: the closed form below (error 0).
         * d = 1, any K: exact, by cutting the line where two weighted densities cross (at
@@ -228,6 +232,12 @@ class GaussianClasses:
             R* = pi_0 Phi(-Delta/2 - c/Delta) + pi_1 Phi(-Delta/2 + c/Delta),
         which is Phi(-Delta/2) for equal priors; for Delta = 0 it is min(pi_0, pi_1).
         """
+        if loss is not None:
+            from .bayes import BayesClassifier, risk
+
+            return risk(BayesClassifier(distribution=self, loss=loss), self, loss=loss,
+                        n_samples=n_samples, random_state=random_state,
+                        confidence=confidence, return_error=return_error)
         if len(self.classes) == 2 and self.covariances[0] == self.covariances[1]:
             value, error = self._equal_covariance_risk(), 0.0
         elif self.n_features == 1:

@@ -23,25 +23,69 @@ conformance/t02_plug_in.py checks.
 import math
 
 from . import _gaussian
+from . import _linalg as linalg
 from .base import Classifier, clone
 from .distributions import FiniteDistribution, GaussianClasses, PassFailExample
 
-__all__ = ["BayesClassifier", "PlugInClassifier", "risk", "bayes_decision"]
+__all__ = ["BayesClassifier", "PlugInClassifier", "risk", "bayes_decision", "expected_losses"]
 
 
-def bayes_decision(probabilities):
+def bayes_decision(probabilities, loss=None):
     """The class index the Bayes rule picks from [P(Y = k | x) for each k].
 
-    Two classes: 1 iff P(Y = classes[1] | x) >= 1/2 (eq. 2.4, a tie goes to classes[1]).
-    More: the argmax, the first class on a tie.
+    0-1 loss (``loss`` None).  Two classes: 1 iff P(Y = classes[1] | x) >= 1/2 (eq. 2.4, a
+    tie goes to classes[1]).  More: the argmax, the first class on a tie.
+
+    A loss matrix L (lecture 003, "general loss": L[k][j] the loss of deciding class j when
+    the truth is class k): the j with the smallest expected loss sum_k L[k][j] P(Y = k | x)
+    (summed over k in order), ties broken as above (two classes: classes[1]; more: the
+    first).  The 0-1 matrix gives the same rule up to the rounding of the sums.
     """
-    if len(probabilities) == 2:
-        return 1 if probabilities[1] >= 0.5 else 0
+    if loss is None:
+        if len(probabilities) == 2:
+            return 1 if probabilities[1] >= 0.5 else 0
+        best = 0
+        for k in range(1, len(probabilities)):
+            if probabilities[k] > probabilities[best]:
+                best = k
+        return best
+    costs = expected_losses(probabilities, loss)
+    if len(costs) == 2:
+        return 1 if costs[1] <= costs[0] else 0
     best = 0
-    for k in range(1, len(probabilities)):
-        if probabilities[k] > probabilities[best]:
-            best = k
+    for j in range(1, len(costs)):
+        if costs[j] < costs[best]:
+            best = j
     return best
+
+
+def expected_losses(probabilities, loss):
+    """[sum_k L[k][j] p_k for each decision j], each sum over k in order."""
+    costs = []
+    for j in range(len(loss)):
+        total = 0.0
+        for k, p in enumerate(probabilities):
+            total += loss[k][j] * p
+        costs.append(total)
+    return costs
+
+
+def check_loss(loss, n_classes, name="loss"):
+    """The loss matrix as K x K floats (None stays None: the 0-1 loss); ValueError unless
+    it is a square table of finite numbers, one row and column per class."""
+    if loss is None:
+        return None
+    message = (f"Invalid parameter {name}={loss!r}: must be None (the 0-1 loss) or a "
+               f"{n_classes} x {n_classes} table of finite numbers, L[k][j] the loss of "
+               "deciding classes[j] when the truth is classes[k]")
+    try:
+        rows = [[float(v) for v in row] for row in loss]
+    except (TypeError, ValueError):
+        raise ValueError(message) from None
+    if len(rows) != n_classes or any(len(row) != n_classes for row in rows) or not all(
+            math.isfinite(v) for row in rows for v in row):
+        raise ValueError(message)
+    return rows
 
 
 class BayesClassifier(Classifier):
@@ -51,6 +95,11 @@ class BayesClassifier(Classifier):
     ----------
     distribution : a ``FiniteDistribution``, ``GaussianClasses`` or ``PassFailExample``
         (anything with ``classes``, ``n_features`` and ``posterior(x)``).
+    loss : None (the 0-1 loss) or a K x K table, L[k][j] the loss of deciding
+        ``distribution.classes[j]`` when the truth is ``classes[k]`` (lecture 003's general
+        loss, as in its traffic-sign example).  The rule decides the class of smallest
+        expected loss sum_k L[k][j] P(Y = k | x) (``bayes_decision``); ``risk(g, d, loss=L)``
+        measures it with the same L.
 
     The rule needs no fit: ``predict`` and ``predict_proba`` work at once, checking X
     against the distribution's dimension (scikit-learn's tag ``requires_fit`` is False).
@@ -67,8 +116,9 @@ class BayesClassifier(Classifier):
     _skip_common_checks = True
     _requires_fit = False
 
-    def __init__(self, *, distribution=None):
+    def __init__(self, *, distribution=None, loss=None):
         self.distribution = distribution
+        self.loss = loss
 
     def _check_params(self, X):
         distribution = self.distribution
@@ -80,6 +130,7 @@ class BayesClassifier(Classifier):
         if n_features != distribution.n_features:
             raise ValueError(f"X has {n_features} features, but the distribution is over "
                              f"{distribution.n_features} features (parameter distribution)")
+        check_loss(self.loss, len(distribution.classes))
 
     def _fit(self, X, codes):
         known = set(self.distribution.classes)
@@ -105,7 +156,8 @@ class BayesClassifier(Classifier):
         return self._as_output(self.distribution._posterior_rows(X))
 
     def _predict_codes(self, X):
-        return [bayes_decision(p) for p in self.distribution._posterior_rows(X)]
+        loss = check_loss(self.loss, len(self.distribution.classes))
+        return [bayes_decision(p, loss) for p in self.distribution._posterior_rows(X)]
 
 
 class PlugInClassifier(Classifier):
@@ -175,9 +227,11 @@ class PlugInClassifier(Classifier):
         return [[row[j] for j in columns] for row in self.estimator_.predict_proba(X)]
 
 
-def risk(classifier, distribution, *, n_samples=10_000, random_state=0, confidence=0.999,
-         return_error=False):
-    """R(g) = P(Y != g(X)) for a fitted classifier g under a known distribution.
+def risk(classifier, distribution, *, loss=None, n_samples=10_000, random_state=0,
+         confidence=0.999, return_error=False):
+    """R(g) = P(Y != g(X)) for a fitted classifier g under a known distribution; with a
+    loss matrix, R_L(g) = E[L(Y, g(X))] (lecture 003's general loss: L[k][j] the loss of
+    deciding classes[j] when the truth is classes[k], classes the distribution's).
 
     * ``FiniteDistribution``: exact; one ``predict`` over the support points, then the sum
       of the probabilities of the wrong classes (``risk_of_predictions``).
@@ -193,23 +247,38 @@ def risk(classifier, distribution, *, n_samples=10_000, random_state=0, confiden
       counting errors against sampled labels), and its error is Hoeffding's bound
       sqrt(log(2 / (1 - confidence)) / (2 n)) at ``confidence``.
 
+    * The Bayes rule of a binary ``GaussianClasses`` with equal covariances (any loss) is
+      linear, w'x + b >= 0 with w = Sigma^{-1} (mu_1 - mu_0) and b its log-odds offset
+      minus log((L01 - L00) / (L10 - L11)): exact too.  The Hoeffding bound of the Monte
+      Carlo estimate is scaled by the range of L.
+
     Returns R(g), or (R(g), error bound) with ``return_error=True`` (bound 0.0 when exact).
     """
+    if not isinstance(distribution, (FiniteDistribution, GaussianClasses, PassFailExample)):
+        raise TypeError(f"risk needs a FiniteDistribution, GaussianClasses or "
+                        f"PassFailExample, got {type(distribution).__name__}")
+    loss = check_loss(loss, len(distribution.classes))
+    bayes_line = _bayes_linear_rule(classifier, distribution)
     if isinstance(distribution, FiniteDistribution):
         predictions = classifier.predict(distribution._support_rows())
-        value, error = distribution.risk_of_predictions(predictions), 0.0
+        value, error = distribution.risk_of_predictions(predictions, loss=loss), 0.0
+    elif bayes_line is not None:
+        value, error = _linear_gaussian_risk(*bayes_line, distribution, loss), 0.0
     elif isinstance(distribution, GaussianClasses) and _linear_rule(classifier, distribution):
-        value, error = _linear_gaussian_risk(classifier, distribution), 0.0
+        w, b = _weights(classifier)
+        value = _linear_gaussian_risk(w, b, list(classifier.classes_), distribution, loss)
+        error = 0.0
     elif isinstance(distribution, (GaussianClasses, PassFailExample)):
         value, error = _monte_carlo_risk(classifier, distribution, n_samples, random_state,
-                                         confidence)
+                                         confidence, loss)
     else:
         raise TypeError(f"risk needs a FiniteDistribution, GaussianClasses or "
                         f"PassFailExample, got {type(distribution).__name__}")
     return (value, error) if return_error else value
 
 
-def _monte_carlo_risk(classifier, distribution, n_samples, random_state, confidence):
+def _monte_carlo_risk(classifier, distribution, n_samples, random_state, confidence,
+                      loss=None):
     _gaussian.check_sample_size(n_samples, "n_samples")
     _gaussian.check_confidence(confidence)
     X, _ = distribution.sample(n_samples, random_state)
@@ -218,8 +287,40 @@ def _monte_carlo_risk(classifier, distribution, n_samples, random_state, confide
     total = 0.0
     for prediction, probabilities in zip(predictions, distribution._posterior_rows(X)):
         k = code.get(prediction)
-        total += 1.0 if k is None else 1.0 - probabilities[k]
-    return float(total / n_samples), _gaussian.hoeffding_bound(n_samples, confidence)
+        if loss is None:
+            total += 1.0 if k is None else 1.0 - probabilities[k]
+        else:
+            total += expected_losses(probabilities, loss)[_decision_index(k, prediction)]
+    spread = 1.0 if loss is None else max(max(r) for r in loss) - min(min(r) for r in loss)
+    return float(total / n_samples), _gaussian.hoeffding_bound(n_samples, confidence,
+                                                               max(spread, 0.0))
+
+
+def _decision_index(k, prediction):
+    """A prediction's class index, for a loss matrix (which has no column for others)."""
+    if k is None:
+        raise ValueError(f"the classifier predicted {prediction!r}, which is not a class of "
+                         "the distribution: the loss matrix has no column for it")
+    return k
+
+
+def _bayes_linear_rule(classifier, distribution):
+    """(w, b, [classes_0, classes_1]) of the Bayes rule of a binary GaussianClasses with
+    equal covariances under its loss, or None (then ``risk`` takes another road)."""
+    if not (isinstance(classifier, BayesClassifier) and classifier.distribution is distribution
+            and isinstance(distribution, GaussianClasses) and len(distribution.classes) == 2
+            and distribution.covariances[0] == distribution.covariances[1]):
+        return None
+    L = check_loss(classifier.loss, 2) or [[0.0, 1.0], [1.0, 0.0]]
+    a, c = L[0][1] - L[0][0], L[1][0] - L[1][1]
+    if not (a > 0.0 and c > 0.0):
+        return None
+    factor = linalg.cholesky(distribution.covariances[0])
+    mu_0, mu_1 = distribution.means
+    w = linalg.cholesky_solve(factor, linalg.subtract(mu_1, mu_0))
+    b = (-0.5 * linalg.dot(linalg.add(mu_1, mu_0), w)
+         + math.log(distribution.priors[1]) - math.log(distribution.priors[0]) - math.log(a / c))
+    return w, b, list(distribution.classes)
 
 
 def _weights(classifier):
@@ -261,16 +362,23 @@ def _linear_rule(classifier, distribution):
     return list(classifier.predict(probes)) == expected
 
 
-def _linear_gaussian_risk(classifier, distribution):
-    w, b = _weights(classifier)
-    positive = classifier.classes_[1]
-    negative = classifier.classes_[0]
+def _linear_gaussian_risk(w, b, labels, distribution, loss=None):
+    """The risk of "labels[1] iff w'x + b > 0" (the boundary has probability 0)."""
+    negative, positive = labels
+    code = {label: k for k, label in enumerate(distribution.classes)}
     total = 0.0
     for k, label in enumerate(distribution.classes):
         mean = sum(v * m for v, m in zip(w, distribution.means[k])) + b
         sigma_w = [sum(S_ij * v for S_ij, v in zip(row, w)) for row in distribution.covariances[k]]
         sd = math.sqrt(sum(v * s for v, s in zip(w, sigma_w)))
         # P(w'X + b > 0 | Y = k) = Phi(mean / sd), P(w'X + b < 0 | Y = k) = Phi(-mean / sd)
+        if loss is not None:
+            j1 = _decision_index(code.get(positive), positive)
+            j0 = _decision_index(code.get(negative), negative)
+            expected = (_gaussian.normal_cdf(mean / sd) * loss[k][j1]
+                        + _gaussian.normal_cdf(-mean / sd) * loss[k][j0])
+            total += distribution.priors[k] * expected
+            continue
         if label == positive:
             wrong = _gaussian.normal_cdf(-mean / sd)
         elif label == negative:

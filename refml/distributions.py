@@ -126,9 +126,19 @@ class FiniteDistribution:
     def _posterior_rows(self, X):
         return [self.posterior(x) for x in X]
 
-    def bayes_risk(self, *, return_error=False):
+    def bayes_risk(self, *, loss=None, return_error=False):
         """R* = sum_i (sum_k p_ik - max_k p_ik), exact: at x_i the Bayes rule errs with the
-        mass of every class but the most probable one."""
+        mass of every class but the most probable one.  With a loss matrix L (L[k][j]: the
+        loss of deciding classes[j] when the truth is classes[k]), R*_L = sum_i min_j
+        sum_k p_ik L[k][j], the risk of ``BayesClassifier(distribution=self, loss=L)``."""
+        if loss is not None:
+            from .bayes import check_loss, expected_losses
+
+            loss = check_loss(loss, len(self.classes))
+            risk = 0.0
+            for row in self.probabilities:
+                risk += min(expected_losses(row, loss))
+            return (risk, 0.0) if return_error else risk
         risk = 0.0
         for row in self.probabilities:
             mass = 0.0
@@ -141,10 +151,21 @@ class FiniteDistribution:
         """The support points as the package's classifiers take them."""
         return self.points
 
-    def risk_of_predictions(self, predictions):
+    def risk_of_predictions(self, predictions, loss=None):
         """P(Y != g(X)) for the rule g with g(points[i]) = predictions[i], exact:
-        sum_i sum_{k : classes[k] != g(x_i)} p_ik (summed over i, then k, in order)."""
+        sum_i sum_{k : classes[k] != g(x_i)} p_ik (summed over i, then k, in order); with a
+        loss matrix, sum_i sum_k p_ik L[k][g(x_i)]."""
         codes = self._codes_of(predictions)
+        if loss is not None:
+            from .bayes import _decision_index, check_loss
+
+            loss = check_loss(loss, len(self.classes))
+            risk = 0.0
+            for i, row in enumerate(self.probabilities):
+                j = _decision_index(None if codes[i] < 0 else codes[i], predictions[i])
+                for k, p in enumerate(row):
+                    risk += p * loss[k][j]
+            return risk
         risk = 0.0
         for i, row in enumerate(self.probabilities):
             for k, p in enumerate(row):

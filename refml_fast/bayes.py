@@ -16,9 +16,18 @@ from .base import FastMixin
 __all__ = ["BayesClassifier", "PlugInClassifier", "risk", "bayes_decision"]
 
 
-def bayes_decisions(probabilities):
-    """``bayes_decision`` of every row of a posterior table, as int64 codes."""
+def bayes_decisions(probabilities, loss=None):
+    """``bayes_decision`` of every row of a posterior table, as int64 codes.  With a loss
+    matrix, the expected losses are summed over k in refml's order, column by column."""
     table = np.asarray(probabilities, dtype=np.float64)
+    if loss is not None:
+        costs = np.zeros_like(table)
+        for j in range(table.shape[1]):
+            for k in range(table.shape[1]):
+                costs[:, j] = costs[:, j] + loss[k][j] * table[:, k]
+        if table.shape[1] == 2:
+            return (costs[:, 1] <= costs[:, 0]).astype(np.int64)
+        return np.argmin(costs, axis=1).astype(np.int64)   # the first minimum
     if table.shape[1] == 2:
         return (table[:, 1] >= 0.5).astype(np.int64)
     return np.argmax(table, axis=1).astype(np.int64)
@@ -28,7 +37,8 @@ class BayesClassifier(FastMixin, reference.BayesClassifier):
     __doc__ = reference.BayesClassifier.__doc__
 
     def _predict_codes(self, X):
-        return bayes_decisions(self.distribution._posterior_rows(X))
+        loss = reference.check_loss(self.loss, len(self.distribution.classes))
+        return bayes_decisions(self.distribution._posterior_rows(X), loss)
 
 
 class PlugInClassifier(FastMixin, reference.PlugInClassifier):

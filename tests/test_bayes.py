@@ -81,9 +81,14 @@ def test_bayes_rule_of_gaussian_classes(lib):
     d = lib.GaussianClasses([0.5, 0.5], [[0.0], [2.0]], [[[1.0]], [[1.0]]], classes=[-1, 1])
     model = lib.BayesClassifier(distribution=d).fit([[0.0], [2.0]], [-1, 1])
     assert as_list(model.predict([[-3.0], [0.9], [1.1], [40.0]])) == [-1, -1, 1, 1]
-    # no coef_: Monte Carlo, within its Hoeffding bound of the closed form Phi(-1)
+    # equal covariances: the Bayes rule is the line x = 1, so its risk is exact, Phi(-1)
     value, error = lib.risk(model, d, n_samples=2000, return_error=True)
-    assert 0.0 < error < 0.05 and abs(value - 0.15865525393145707) <= error
+    assert error == 0.0 and math.isclose(value, 0.15865525393145707, rel_tol=1e-12)
+    # unequal variances: Monte Carlo, within its Hoeffding bound of the exact 1-D risk
+    wide = lib.GaussianClasses([0.5, 0.5], [[0.0], [2.0]], [[[1.0]], [[4.0]]])
+    value, error = lib.risk(lib.BayesClassifier(distribution=wide), wide, n_samples=2000,
+                            return_error=True)
+    assert 0.0 < error < 0.05 and abs(value - wide.bayes_risk()) <= error
 
 
 def test_risk_of_a_linear_rule_under_gaussians_is_exact(lib):
@@ -174,3 +179,49 @@ def test_theorem_2_2_as_printed_is_false_and_the_proved_form_holds(lib):
     exact = lib.PlugInClassifier(posterior=lambda x: list(d.posterior(x))).fit([[0.0], [1.0]],
                                                                               [0, 1])
     assert lib.risk(exact, d) - lib.risk(bayes, d) == 0.0
+
+
+# --- a general loss (lecture 003) -----------------------------------------------------------
+
+SIGN_POINTS = [[0.0], [1.0], [2.0]]
+SIGN_TABLE = [[0.2, 0.1], [0.15, 0.15], [0.05, 0.35]]
+SIGN_LOSS = [[0.0, 1.0], [10.0, 0.0]]     # reading "go" at a stop sign costs 10, the reverse 1
+
+
+def test_loss_matrix_bayes_rule_and_risk_by_hand(lib):
+    """Expected losses at x = 0: decide go 10 * 0.1 = 1.0, stop 1 * 0.2 = 0.2 -> stop; at
+    x = 1: 1.5 vs 0.15 -> stop; at x = 2: 3.5 vs 0.05 -> stop.  R_L = 0.2 + 0.15 + 0.05 = 0.4;
+    the 0-1 rule says go at x = 0 and pays 10 * 0.1 + 0.15 + 0.05 = 1.2 under L."""
+    d = lib.FiniteDistribution(SIGN_POINTS, SIGN_TABLE, classes=["go", "stop"])
+    rule = lib.BayesClassifier(distribution=d, loss=SIGN_LOSS)
+    assert as_list(rule.predict(SIGN_POINTS)) == ["stop", "stop", "stop"]
+    assert math.isclose(lib.risk(rule, d, loss=SIGN_LOSS), 0.4, rel_tol=1e-12)
+    assert math.isclose(d.bayes_risk(loss=SIGN_LOSS), 0.4, rel_tol=1e-12)
+    zero_one = lib.BayesClassifier(distribution=d)
+    assert as_list(zero_one.predict(SIGN_POINTS)) == ["go", "stop", "stop"]
+    assert math.isclose(lib.risk(zero_one, d, loss=SIGN_LOSS), 1.2, rel_tol=1e-12)
+    assert math.isclose(lib.risk(zero_one, d), 0.3, rel_tol=1e-12)
+
+
+def test_loss_matrix_bayes_risk_of_gaussian_classes_in_closed_form(lib):
+    """N(0, 1) vs N(2, 1), priors 1/2, L01 = 1, L10 = 5: decide 1 iff 2x - 2 >= log(1/5),
+    x >= t = 1 + log(0.2)/2; R_L = 0.5 (1 - Phi(t)) + 2.5 Phi(t - 2)."""
+    d = lib.GaussianClasses([0.5, 0.5], [[0.0], [2.0]], [[[1.0]], [[1.0]]])
+    loss = [[0.0, 1.0], [5.0, 0.0]]
+    t = 1.0 + math.log(0.2) / 2.0
+    phi = lambda z: 0.5 * math.erfc(-z / math.sqrt(2.0))  # noqa: E731
+    expected = 0.5 * (1.0 - phi(t)) + 2.5 * phi(t - 2.0)
+    value, error = d.bayes_risk(loss=loss, return_error=True)
+    assert error == 0.0 and math.isclose(value, expected, rel_tol=1e-12)
+    rule = lib.BayesClassifier(distribution=d, loss=loss)         # no fit needed
+    assert math.isclose(lib.risk(rule, d, loss=loss), expected, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("loss", [[[0.0, 1.0]], [[0.0, 1.0], [1.0, "x"]],
+                                  [[0.0, 1.0], [float("inf"), 0.0]], 3.0])
+def test_a_bad_loss_matrix_is_refused(lib, loss):
+    d = lib.FiniteDistribution(SIGN_POINTS, SIGN_TABLE)
+    with pytest.raises(ValueError, match="loss"):
+        lib.BayesClassifier(distribution=d, loss=loss).predict(SIGN_POINTS)
+    with pytest.raises(ValueError, match="loss"):
+        lib.risk(lib.BayesClassifier(distribution=d), d, loss=loss)
