@@ -98,10 +98,13 @@ class KernelRows:
 
 
 def smo(row, diagonal, y, C, tol, max_iter):
-    """(alpha, n_iter, status): SMO on the dual above, from alpha = 0.
+    """(alpha, n_iter, status, gradient): SMO on the dual above, from alpha = 0.
 
     ``row(i)`` gives row i of K, ``diagonal`` the K_ii, y the signs -1.0 / +1.0.  ``status`` is
     CONVERGED (m - M <= tol), MAX_ITER (``max_iter`` pair steps made) or UNBOUNDED.
+    ``gradient`` is the final G = Q alpha - 1, kept up to date at every step: the training
+    scores follow from it, f(x_t) - beta_0 = y_t (G_t + 1), without another kernel sum (as
+    LIBSVM does).
     """
     n = len(y)
     alpha = [0.0] * n
@@ -110,15 +113,15 @@ def smo(row, diagonal, y, C, tol, max_iter):
     while True:
         i, m, M = maximal_violation(alpha, gradient, y, C)
         if m - M <= tol:
-            return alpha, n_iter, CONVERGED
+            return alpha, n_iter, CONVERGED, gradient
         if n_iter == max_iter:
-            return alpha, n_iter, MAX_ITER
+            return alpha, n_iter, MAX_ITER, gradient
         row_i = row(i)
         j = second_index(i, m, row_i, diagonal, alpha, gradient, y, C)
         row_j = row(j)
         step, room_i, room_j = pair_step(i, j, m, row_i, diagonal, alpha, gradient, y, C)
         if step == math.inf:
-            return alpha, n_iter, UNBOUNDED
+            return alpha, n_iter, UNBOUNDED, gradient
         # alpha_i += y_i s, alpha_j -= y_j s; a multiplier that reaches the box sits on it.
         alpha[i] = (C if y[i] > 0 else 0.0) if step == room_i else alpha[i] + y[i] * step
         alpha[j] = (0.0 if y[j] > 0 else C) if step == room_j else alpha[j] - y[j] * step
@@ -224,6 +227,11 @@ def exact_hard_margin(rows, y, alpha, kernel, gamma, degree, coef0):
     for s, value in zip(support, solution):
         new_alpha[s] = value
     return new_alpha if any(value > 0.0 for value in new_alpha) else None
+
+
+def scores_from_gradient(gradient, y):
+    """f(x_t) - beta_0 = sum_s alpha_s y_s K_st = y_t (G_t + 1) for every training row."""
+    return [y_t * (g + 1.0) for g, y_t in zip(gradient, y)]
 
 
 def is_hard_margin_kkt(alpha, y, scores, b):

@@ -148,8 +148,8 @@ class SVC(Classifier):
         if not all(map(math.isfinite, self._kernel_diagonal(X))):
             raise ValueError("kernel values overflow float64: some K(x_i, x_i) is infinite "
                              "(entries near 1e154 or larger); rescale X")
-        alpha, n_iter, status = self._solve_dual(X, y, C)
-        scores = self._store_dual(X, y, alpha, C)
+        alpha, n_iter, status, gradient = self._solve_dual(X, y, C)
+        scores = self._store_dual(X, y, alpha, C, _smo.scores_from_gradient(gradient, y))
         if (C == math.inf and status == _smo.CONVERGED  # the hard margin made exact
                 and not _smo.is_hard_margin_kkt(alpha, y, scores, self.intercept_)):
             exact = _smo.exact_hard_margin(X, y, alpha, self.kernel, self.gamma_,
@@ -180,15 +180,17 @@ class SVC(Classifier):
         if not self.converged_:
             warn_not_converged(self._not_converged_message(status, C))
 
-    def _store_dual(self, X, y, alpha, C):
-        """Support set, coefficients and intercept from alpha; returns f(x_i) - beta_0."""
+    def _store_dual(self, X, y, alpha, C, scores=None):
+        """Support set, coefficients and intercept from alpha; returns f(x_i) - beta_0
+        (``scores``, from SMO's gradient, or else computed by the kernel sums)."""
         support = [i for i in range(len(y)) if alpha[i] > 0.0]
         self.support_ = self._as_indices(support)
         self.support_vectors_ = self._rows(X, support)
         self.dual_coef_ = self._as_output([alpha[i] * y[i] for i in support])
         if self.kernel == "linear":
             self.coef_ = self._primal_coef()                # beta = sum_i alpha_i y_i x_i
-        scores = self._training_scores(X)                     # f0(x_i) = f(x_i) - beta_0
+        if scores is None:
+            scores = self._training_scores(X)                 # f0(x_i) = f(x_i) - beta_0
         self.intercept_ = intercept(alpha, y, scores, C)
         return scores
 
@@ -214,7 +216,7 @@ class SVC(Classifier):
                                   float(self.coef0)) for x in X]
 
     def _solve_dual(self, X, y, C):
-        """(alpha, n_iter, status) from SMO; the hot loop refml_fast replaces."""
+        """(alpha, n_iter, status, gradient) from SMO; the hot loop refml_fast replaces."""
         rows = _smo.KernelRows(X, self.kernel, self.gamma_, self.degree, float(self.coef0))
         return _smo.smo(rows, rows.diagonal(), y, C, float(self.tol), self.max_iter)
 

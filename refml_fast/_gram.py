@@ -9,6 +9,7 @@ codes of ``KERNEL_CODES``.
 import math
 
 import numpy as np
+from numba import prange
 
 from ._config import kernel
 
@@ -86,18 +87,38 @@ def primal_coef(dual_coef, support_vectors, beta):
 
 
 @kernel
-def raw_scores(X, code, coef, dual_coef, support_vectors, gamma, degree, coef0, out):
-    """f(x) - beta_0 for every row: beta'x (linear) or sum_s a_s K(x_s, x), s in order."""
-    for r in range(X.shape[0]):
+def raw_scores_rows(X, first, end, code, coef, dual_coef, SVT, gamma, degree, coef0, out):
+    """Rows first..end-1 of ``raw_scores``.  The kernel values of one row against all the
+    support vectors come from ``kernel_row`` (feature by feature, so that the loop over the
+    support vectors vectorises): the same floats as ``kernel_pair(x_s, x)``, since
+    (x_sk - x_k)^2 = (x_k - x_sk)^2 and x_sk x_k = x_k x_sk exactly."""
+    values = np.empty(dual_coef.shape[0])
+    for r in range(first, end):
         total = 0.0
         if code == 0:
             for k in range(X.shape[1]):
                 total += coef[k] * X[r, k]
         else:
+            kernel_row(X[r], SVT, code, gamma, degree, coef0, values)
             for s in range(dual_coef.shape[0]):
-                total += dual_coef[s] * kernel_pair(support_vectors[s], X[r], code, gamma,
-                                                    degree, coef0)
+                total += dual_coef[s] * values[s]
         out[r] = total
+
+
+@kernel
+def raw_scores(X, code, coef, dual_coef, SVT, gamma, degree, coef0, out):
+    """f(x) - beta_0 for every row: beta'x (linear) or sum_s a_s K(x_s, x), s in order
+    (``SVT``: the support vectors transposed, d x n_SV)."""
+    raw_scores_rows(X, 0, X.shape[0], code, coef, dual_coef, SVT, gamma, degree, coef0, out)
+
+
+@kernel(parallel=True)
+def raw_scores_parallel(X, code, coef, dual_coef, SVT, gamma, degree, coef0, out):
+    """``raw_scores`` with blocks of rows on Numba's threads (each row by one thread)."""
+    n_blocks = (X.shape[0] + 63) // 64
+    for block in prange(n_blocks):
+        raw_scores_rows(X, 64 * block, min(X.shape[0], 64 * block + 64), code, coef,
+                        dual_coef, SVT, gamma, degree, coef0, out)
 
 
 @kernel

@@ -158,9 +158,9 @@ def partition(v, up, low, r, m, M, slack, active, bounds):
 
 
 @kernel
-def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache):
-    """SMO from alpha = 0 with the row cache ``cache`` (``row_cache``); fills alpha, returns
-    (n_iter, status code).
+def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v):
+    """SMO from alpha = 0 with the row cache ``cache`` (``row_cache``); fills alpha and v
+    (v_t = -y_t G_t at the end), returns (n_iter, status code).
 
     The kernel keeps v_t = -y_t G_t instead of G: since y_t = +-1 and rounding is symmetric,
     v_t - s (K_it - K_jt) rounds to exactly -y_t times refml's G_t + y_t s (K_it - K_jt), so
@@ -186,7 +186,6 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache):
     slot_of = np.full(n, -1, dtype=np.int64)
     owner = np.full(cache.shape[0], -1, dtype=np.int64)
     clock = np.zeros(1, dtype=np.int64)
-    v = np.empty(n)
     up = np.empty(n, dtype=np.bool_)
     low = np.empty(n, dtype=np.bool_)
     active = np.arange(n)

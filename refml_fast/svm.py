@@ -11,6 +11,8 @@ import numpy as np
 from refml import svm as reference
 
 from . import _gram, _smo
+from ._config import run_parallel
+from ._kernels import PARALLEL_WORK
 from .base import FastMixin
 from .separability import linear_separability
 
@@ -31,11 +33,13 @@ class SVC(FastMixin, reference.SVC):
         y = np.asarray(y, dtype=np.float64)
         n = X.shape[0]
         alpha = np.empty(n)
+        v = np.empty(n)
         n_iter, status = _smo.smo(
             X, np.ascontiguousarray(X.T), y, _gram.KERNEL_CODES[self.kernel], self.gamma_,
             self.degree, float(self.coef0), C, float(self.tol), self.max_iter, alpha,
-            _smo.row_cache(n))
-        return alpha.tolist(), int(n_iter), _smo.STATUS[int(status)]
+            _smo.row_cache(n), v)
+        gradient = (-y * v).tolist()                  # G_t = -y_t v_t, exactly refml's G
+        return alpha.tolist(), int(n_iter), _smo.STATUS[int(status)], gradient
 
     @staticmethod
     def _as_indices(indices):
@@ -56,9 +60,12 @@ class SVC(FastMixin, reference.SVC):
     def _raw_scores(self, X):
         scores = np.empty(X.shape[0])
         coef = self.coef_ if self.kernel == "linear" else np.empty(0)
-        _gram.raw_scores(X, _gram.KERNEL_CODES[self.kernel], coef, self.dual_coef_,
-                        self.support_vectors_, self.gamma_, self.degree, float(self.coef0),
-                        scores)
+        work = X.shape[0] * (X.shape[1] if self.kernel == "linear"
+                             else X.shape[1] * len(self.dual_coef_))
+        run_parallel(_gram.raw_scores_parallel, _gram.raw_scores, work > PARALLEL_WORK,
+                     X, _gram.KERNEL_CODES[self.kernel], coef, self.dual_coef_,
+                     np.ascontiguousarray(self.support_vectors_.T), self.gamma_, self.degree,
+                     float(self.coef0), scores)
         return scores
 
     def _decision_values(self, X):
