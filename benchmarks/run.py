@@ -1,4 +1,4 @@
-"""Benchmark runner: refml_fast against scikit-learn on the SPEC.md section 8 workloads.
+"""Benchmark runner: refml_fast against scikit-learn on the docs/design.md section 8 workloads.
 
     python -m benchmarks.run [NAME ...] [--repeat 5] [--scale 1.0] [--with-refml]
     python -m benchmarks.run --grid [CELL ...] [--repeat 3] [--scale 1.0]
@@ -67,7 +67,7 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=None,
                         help="timed runs after the first (default 5; 3 with --grid)")
     parser.add_argument("--scale", type=float, default=1.0,
-                        help="multiply the sample counts (1.0 = the SPEC sizes)")
+                        help="multiply the sample counts (1.0 = the workload sizes)")
     parser.add_argument("--with-refml", action="store_true",
                         help="also time pure-Python refml (slow: use a small --scale)")
     parser.add_argument("--grid", action="store_true",
@@ -113,9 +113,9 @@ def main(argv=None):
 
 
 def run_grid(args):
-    import refml_fast
     import sklearn
 
+    import refml_fast
     from benchmarks import grid
 
     cells = {cell["name"]: cell for cell in grid.cells()}

@@ -17,7 +17,7 @@ from refml._random import Generator
 
 @dataclass
 class Theorem:
-    number: int                     # item of SPEC.md section 7
+    number: int                     # item of docs/design.md section 7
     title: str
     source: str                     # lecture file and section
     make_instance: Callable         # Generator -> instance
@@ -74,7 +74,7 @@ def run(theorem, n_instances, seed=0, progress=None):
 
 
 def discover(include_fast=True):
-    """Every Theorem in the conformance package, in SPEC order."""
+    """Every Theorem in the conformance package, in the order of docs/design.md section 7."""
     import conformance
 
     theorems = []

@@ -1,4 +1,4 @@
-"""Parity (SPEC section 7, item 18): refml and refml_fast give identical predictions.
+"""Parity (docs/design.md section 7, item 18): refml and refml_fast give identical predictions.
 
 ``parity_theorem`` builds a Theorem for one estimator: every instance is a random data set
 (duplicates, exact ties, a single feature, K = 2..5, string labels) and a random setting of
@@ -97,7 +97,7 @@ def parity_theorem(title, make_estimator, make_data=random_dataset, quick=100,
                 disagreements += sum(1 for a, b in zip(expected, found) if not _same(a, b))
         return float(-disagreements)
 
-    return Theorem(number=18, title=f"Parity: {title}", source="SPEC.md section 1",
+    return Theorem(number=18, title=f"Parity: {title}", source="docs/design.md section 1",
                    make_instance=make_instance, check=check,
                    size=lambda inst: len(inst["X"]) * len(inst["X"][0]),
                    describe=lambda inst: f"X={inst['X']!r} y={inst['y']!r} "

@@ -1,5 +1,6 @@
-"""SPEC section 7, item 1: the Bayes rule has the smallest risk (lecture 000, Theorem 2.1;
-lecture 003, "Bayes optimal classifier", for K classes).
+"""docs/design.md section 7, item 1: the Bayes rule has the smallest risk
+([Wainwright-L2], Theorem 2.1;
+[Yan], "Bayes optimal classifier", for K classes).
 
 Each instance is a random finite distribution (m points, K = 2..5 classes; integer weights
 half of the time, so that exact ties eta = 1/2 and points of mass 0 are common).  The
@@ -8,7 +9,7 @@ finite support).  When K^m <= 243 every one of the K^m rules is tried; otherwise
 rules and the m (K - 1) rules that differ from g* at one point (the hardest competitors).
 The check also asks that risk(g*) equals ``bayes_risk()``.
 
-Under a general loss (lecture 003: L[k][j] the loss of deciding class j when the truth is
+Under a general loss ([Yan]: L[k][j] the loss of deciding class j when the truth is
 class k), the second check draws a random K x K loss matrix (entries 0..9, zero diagonal
 half of the time, integer or uniform) and asks the same of ``BayesClassifier(loss=L)`` and
 ``risk(g, d, loss=L)``: R_L(g*) <= R_L(g) for every competing rule, and R_L(g*) =
@@ -145,14 +146,14 @@ def check_loss(instance):
 
 THEOREMS = [
     Theorem(number=1, title="Bayes optimality: R(g*) <= R(g), binary and multiclass",
-            source="000 Thm 2.1; 003 Bayes optimal classifier",
+            source="[Wainwright-L2] Thm 2.1; [Yan] Bayes optimal classifier",
             make_instance=make_instance, check=check,
             size=lambda inst: len(inst["points"]) * len(inst["classes"]),
             describe=lambda inst: (f"points={inst['points']!r} table={inst['table']!r} "
                                    f"classes={inst['classes']!r}"),
             quick=100, default=500, full=5000),
     Theorem(number=1, title="Bayes optimality under a loss matrix: R_L(g*) <= R_L(g)",
-            source="003 Bayes classifier, general loss",
+            source="[Yan] Bayes classifier, general loss",
             make_instance=make_loss_instance, check=check_loss,
             size=lambda inst: len(inst["points"]) * len(inst["classes"]),
             describe=lambda inst: (f"points={inst['points']!r} table={inst['table']!r} "

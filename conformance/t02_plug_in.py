@@ -1,4 +1,4 @@
-"""SPEC section 7, item 2: the plug-in excess risk bound (lecture 000, Theorem 2.2).
+"""docs/design.md section 7, item 2: the plug-in excess risk bound ([Wainwright-L2], Theorem 2.2).
 
 Checked form:  R(g_eta_hat) - R(g*) <= 2 E|eta(X) - eta_hat(X)|.
 
@@ -64,7 +64,7 @@ def check(instance):
 
 THEOREMS = [
     Theorem(number=2, title="Plug-in: R(g_eta_hat) - R(g*) <= 2 E|eta - eta_hat|",
-            source="000 Thm 2.2, eq. 2.22 (<= and E|.|)",
+            source="[Wainwright-L2] Thm 2.2, eq. 2.22 (<= and E|.|)",
             make_instance=make_instance, check=check,
             size=lambda inst: len(inst["points"]),
             describe=lambda inst: (f"points={inst['points']!r} table={inst['table']!r} "

@@ -1,4 +1,4 @@
-"""SPEC section 7, item 3: the pass/fail example of lecture 000, section 2.3.2.
+"""docs/design.md section 7, item 3: the pass/fail example of [Wainwright-L2], section 2.3.2.
 
 X1, X2, X3 iid Exp(1), Y = +1 iff X1 + X2 + X3 <= 7, X = (X1, X2) observed.  Each instance
 draws a random point x (x1 + x2 spread over [0, 9], where eta goes from ~1 to 0) and checks:
@@ -35,7 +35,7 @@ BOUNDARY = 7.0 - math.log(2.0)
 
 
 class ThresholdRule:
-    """g(x) = +1 iff x1 + x2 <= 7 - log 2 (lecture 000 eq. 2.17), as a fitted classifier."""
+    """g(x) = +1 iff x1 + x2 <= 7 - log 2 ([Wainwright-L2] eq. 2.17), as a fitted classifier."""
 
     classes_ = [-1, 1]
 
@@ -109,7 +109,7 @@ def check(instance):
 
 THEOREMS = [
     Theorem(number=3, title="Pass/fail: eta formula and the rule x1+x2 <= 7 - log 2",
-            source="000 sec. 2.3.2, eqs. 2.16-2.17",
+            source="[Wainwright-L2] sec. 2.3.2, eqs. 2.16-2.17",
             make_instance=make_instance, check=check, size=lambda inst: 1,
             describe=repr, quick=20, default=300, full=3000),
 ]

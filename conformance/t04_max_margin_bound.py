@@ -2,8 +2,8 @@
 R^2/delta^2 when delta is the largest margin any separator achieves, and that bound is the
 tightest Theorem 2.3 gives.
 
-Lecture 000, Theorem 2.3 (the bound holds for every separator theta*, so for the best one)
-and lecture 003 ("optimal separating hyperplane").  Instances: t04_perceptron's separable
+[Wainwright-L2], Theorem 2.3 (the bound holds for every separator theta*, so for the best one)
+and [Yan] ("optimal separating hyperplane").  Instances: t04_perceptron's separable
 data sets (a known theta* with a gap, "easy" or crowded at the margin, rows x or x~ = [1, x]),
 the perceptron (refml) in every order with a random constant step.  ``mistake_bound(X, y)``
 without theta uses the hard-margin SVM through the origin on those rows
@@ -22,7 +22,7 @@ import warnings
 from ._harness import Theorem
 from .t04_perceptron import ORDERS, STEPS, separable_dataset
 
-SOURCE = "000 Thm 2.3; 003 max margin"
+SOURCE = "[Wainwright-L2] Thm 2.3; [Yan] max margin"
 
 
 def make_instance(rng):

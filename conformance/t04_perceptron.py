@@ -1,6 +1,6 @@
 """Item 4: the perceptron's mistake bound, its termination, and the greedy-update identity.
 
-Lecture 000, Theorem 2.3 (proof eqs. 2.26-2.35) and lecture 002 (Novikoff's proof, "greedy
+[Wainwright-L2], Theorem 2.3 (proof eqs. 2.26-2.35) and [NN-Notes] (Novikoff's proof, "greedy
 update").  Every instance is a random data set separated by a known theta* (the generating
 separator) with a random gap, on augmented rows x~ = [1, x] half of the time; the perceptron
 (refml, every order, a random constant step) is fitted on it, and
@@ -15,7 +15,8 @@ separator) with a random gap, on augmented rows x~ = [1, x] half of the time; th
   training point i with y_i theta^k'x~_i <= 0 (a mistake), and then
   y_i theta^{k+1}'x~_i = y_i theta^k'x~_i + gamma ||x~_i||^2.
 
-delta from the max-margin (hard-margin SVM) separator, which SPEC item 4 also names, is
+delta from the max-margin (hard-margin SVM) separator, which docs/design.md section 7,
+item 4, also names, is
 checked in ``t04_max_margin_bound.py``.
 """
 
@@ -24,7 +25,7 @@ import warnings
 
 from ._harness import Theorem
 
-SOURCE = "000 Thm 2.3; 002 Alg. 5, Novikoff"
+SOURCE = "[Wainwright-L2] Thm 2.3; [NN-Notes] Alg. 5, Novikoff"
 ORDERS = ("cyclic", "batch", "random")
 STEPS = (1.0, 0.5, 3.0)
 

@@ -1,5 +1,5 @@
-"""SPEC section 7, item 5: Cover-Hart, the 1-NN risk is at most twice the Bayes risk
-(lecture 004, section 5.3, Lemma 1 and its proof).
+"""docs/design.md section 7, item 5: Cover-Hart, the 1-NN risk is at most twice the Bayes risk
+([IML-L5], section 5.3, Lemma 1 and its proof).
 
 As N -> infinity on a finite support every point x is in the training set, so 1-NN
 predicts the label y_0 of a copy of x, drawn from P(. | x) independently of the test label:
@@ -172,12 +172,12 @@ def fitted_nn_slack(instance):
 THEOREMS = [
     Theorem(number=5, title="Cover-Hart: R* <= R_inf <= R*(2 - K/(K-1) R*) <= 2R*, "
                             "binary 2R*(1-R*), pointwise 1 - sum P^2 <= 2(1 - max P)",
-            source="lecture 004 section 5.3 (Lemma 1)", make_instance=random_weights,
+            source="[IML-L5] section 5.3 (Lemma 1)", make_instance=random_weights,
             check=inequality_slack, size=lambda inst: len(inst["weights"]) * inst["K"],
             quick=100, default=1000, full=10000),
     Theorem(number=5, title="Cover-Hart: fitted 1-NN on a covering sample has risk "
                             "R_inf within Hoeffding's t (delta 1e-9)",
-            source="lecture 004 section 5.3 (proof of Lemma 1)",
+            source="[IML-L5] section 5.3 (proof of Lemma 1)",
             make_instance=random_grid_distribution, check=fitted_nn_slack,
             size=lambda inst: len(inst["classes"]), describe=repr,
             quick=12, default=40, full=300),

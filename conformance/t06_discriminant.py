@@ -1,4 +1,4 @@
-"""Item 6: the LDA posterior is sigma(w'x + b); QDA's boundary is the quadratic form of lecture 004.
+"""Item 6: the LDA posterior is sigma(w'x + b); QDA's boundary is the quadratic form of [IML-L5].
 
 Every instance is a random two-class Gaussian data set (d = 1..4, at least d + 2 points per
 class, a shared covariance for LDA and one per class for QDA, random or estimated priors,
@@ -8,13 +8,13 @@ covariances from their definitions (1/(N - K) or 1/N pooled, 1/n_k per class, th
 (1 - r) Sigma + r I), and inverses and determinants by Gauss-Jordan elimination with partial
 pivoting (the library uses Cholesky).
 
-- LDA (lecture 001, "Fisher's discriminant"): the Bayes posterior of the first line,
+- LDA ([MATH412], "Fisher's discriminant"): the Bayes posterior of the first line,
   (1 + (1 - pi)/pi * exp(-q_0/2) / exp(-q_1/2))^{-1} with q_k = (x - mu_k)' Sigma^{-1} (x - mu_k),
   equals sigma(w'x + b) with w = Sigma^{-1}(mu_1 - mu_0) and the intercept derived in
   refml.discriminant, b = -1/2 (mu_1 + mu_0)' Sigma^{-1} (mu_1 - mu_0) + log(pi / (1 - pi))
   (the print drops the minus sign in the exponent: with it, the check fails); the library's
   ``coef_``, ``intercept_``, ``means_``, ``covariance_`` and ``predict_proba`` match.
-- QDA (lecture 004 section 4.2, with C_1 = classes_[1], C_2 = classes_[0]): with the printed
+- QDA ([IML-L5] section 4.2, with C_1 = classes_[1], C_2 = classes_[0]): with the printed
   b = 2 log(p_1 d_1 / ((1 - p_1) d_2)), d_i = |Sigma_i|^{-1/2},
   b~ = b - mu_1' Sigma_1^{-1} mu_1 + mu_2' Sigma_2^{-1} mu_2, w = 2 (Sigma_2^{-1} mu_2 -
   Sigma_1^{-1} mu_1), M = Sigma_2^{-1} - Sigma_1^{-1}, the library's ``decision_function``
@@ -218,10 +218,10 @@ def size(instance):
 
 THEOREMS = [
     Theorem(number=6, title="LDA posterior = sigma(w'x + b), corrected intercept",
-            source="001 Fisher discriminant; 003 LDA", make_instance=lambda rng:
+            source="[MATH412] Fisher discriminant; [Yan] LDA", make_instance=lambda rng:
             gaussian_two_class(rng, shared=True), check=check_lda, size=size,
             describe=describe),
     Theorem(number=6, title="QDA decision = (b~ - w'x + x'Mx)/2",
-            source="004 sec. 4.2", make_instance=lambda rng: gaussian_two_class(rng, False),
+            source="[IML-L5] sec. 4.2", make_instance=lambda rng: gaussian_two_class(rng, False),
             check=check_qda, size=size, describe=describe),
 ]

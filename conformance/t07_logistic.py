@@ -1,4 +1,4 @@
-"""Item 7: logistic regression's gradient, concavity and the sigmoid identities (lecture 001).
+"""Item 7: logistic regression's gradient, concavity and the sigmoid identities ([MATH412]).
 
 On random data (n <= 20 rows, d <= 4 features, entries up to 3 in size, weights up to 2,
 so margins up to about 24), with refml's public functions:
@@ -10,7 +10,7 @@ so margins up to about 24), with refml's public functions:
   eps n max|l_i| / h < 1e-8; a wrong formula misses by O(1).
 - concavity: l(lambda w1 + (1-lambda) w2) >= lambda l(w1) + (1-lambda) l(w2) for the midpoint
   and a random lambda, to within 1e-12 (1 + |l(w1)| + |l(w2)|) (rounding); also the
-  multinomial objective of LogisticRegression (lecture 003, K = 3..4) is convex along
+  multinomial objective of LogisticRegression ([Yan], K = 3..4) is convex along
   random segments.
 - conventions: the {0,1} and {-1,+1} forms give the same l and gradient (y = 0 <-> y = -1),
   to within 1e-12 relative.
@@ -23,7 +23,7 @@ import math
 
 from ._harness import Theorem
 
-SOURCE = "001 sec. 3 (likelihood, gradient, sigma); 003 (multinomial)"
+SOURCE = "[MATH412] sec. 3 (likelihood, gradient, sigma); [Yan] (multinomial)"
 
 
 def random_problem(rng):

@@ -1,7 +1,7 @@
 """Item 8: gradient descent with step <= 1/L is a descent method on the logistic loss.
 
 The smoothness constant, derived.  For the sum form f(w) = -l(w) = sum_i log(1 + e^{-y_i w'x_i})
-(lecture 001, {-1,+1} labels), the Hessian is sum_i sigma(z_i) sigma(-z_i) x_i x_i' with
+([MATH412], {-1,+1} labels), the Hessian is sum_i sigma(z_i) sigma(-z_i) x_i x_i' with
 sigma(z) sigma(-z) <= 1/4 (at z = 0), so
 
     grad^2 f(w) <= (1/4) X'X   and   L = lambda_max(X'X) / 4 = ||X||_2^2 / 4
@@ -9,7 +9,7 @@ sigma(z) sigma(-z) <= 1/4 (at z = 0), so
 bounds the curvature everywhere.  The code uses L_bound = min(trace, largest absolute row sum
 of X'X) / 4 >= L (``_linalg.largest_eigenvalue_bound``).  With eta <= 1/L the descent lemma
 gives f(w - eta g) <= f(w) - eta (1 - L eta / 2) ||g||^2 <= f(w) - (eta/2) ||g||^2, the
-quantitative form of lecture 003's "for smooth L, GD is a descent algorithm".
+quantitative form of [Yan]'s "for smooth L, GD is a descent algorithm".
 
 - sum form: 15 GD steps with eta = 1/L_bound (the largest step allowed) from a random start
   (w = 0 half of the time, where the curvature bound is attained, and d = 1 often, where
@@ -26,7 +26,7 @@ import warnings
 
 from ._harness import Theorem
 
-SOURCE = "001 sec. 3; 003 'A brief introduction to gradient descent'"
+SOURCE = "[MATH412] sec. 3; [Yan] 'A brief introduction to gradient descent'"
 
 
 def make_sum_form(rng):

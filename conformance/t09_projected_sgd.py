@@ -1,6 +1,6 @@
 """Item 9: projected SGD with averaging, E f(theta_bar_n) - f(theta_*) <= 3 B D / sqrt(n).
 
-Lecture 001, "Theorem (SGD convergence rate)", for ``refml.projected_sgd`` with the theorem's
+[MATH412], "Theorem (SGD convergence rate)", for ``refml.projected_sgd`` with the theorem's
 steps gamma_k = (D/B) / sqrt(k) (``step=D/B, power=0.5``) on the ball of radius D.  The
 assumption is read as ||G(theta)||_2 <= B a.s.: the slide's ||G||_2^2 <= B is a slip
 (refml/sgd.py shows a counter-example to the squared reading; tests/test_sgd.py checks it).
@@ -27,7 +27,7 @@ import math
 
 from ._harness import Theorem
 
-SOURCE = "001 sec. 5, Algorithm 1 and Theorem (SGD convergence rate)"
+SOURCE = "[MATH412] sec. 5, Algorithm 1 and Theorem (SGD convergence rate)"
 RUNS = 16
 Z_ONE_SIDED = 3.0
 

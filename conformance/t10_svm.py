@@ -1,6 +1,6 @@
 """Item 10: the SVM's duality, its KKT conditions, its support vectors, its maximum margin.
 
-Lecture 003, "Strong and Weak Duality" to "Dual problem: non-separable data".  Instances:
+[Yan], "Strong and Weak Duality" to "Dual problem: non-separable data".  Instances:
 random data (duplicates, ties, string labels) with C in {0.1, 1, 10} and the linear, rbf or
 poly kernel, and separable data (a known separator with a bias, see t04_perceptron) with
 C = inf; the solver tolerance is 1e-2, 1e-3 or 1e-5.  refml's SVC is fitted, and every
@@ -39,7 +39,7 @@ from ._harness import Theorem
 from ._parity import random_dataset
 from .t04_perceptron import separable_dataset
 
-SOURCE = "003 SVM dual, KKT"
+SOURCE = "[Yan] SVM dual, KKT"
 TOLERANCES = (1e-2, 1e-3, 1e-5)
 ROUNDING = 1e-9
 

@@ -1,7 +1,7 @@
 """Item 11: LP feasible <=> the perceptron converges <=> the hard-margin SVM is feasible.
 
-Lecture 002 ("linearly separable data", "LP for linear classification", Novikoff's proof)
-and lecture 003 (Theorem 2.3 and its limitations; "SVMs for separable data: only feasible
+[NN-Notes] ("linearly separable data", "LP for linear classification", Novikoff's proof)
+and [Yan] (Theorem 2.3 and its limitations; "SVMs for separable data: only feasible
 for linearly separated data").  Three kinds of instances, all with a bias (x~ = [1, x]):
 
 - separable by construction (a known separator with a gap, t04_perceptron's generator);
@@ -33,7 +33,7 @@ from ._harness import Theorem
 from ._parity import random_dataset
 from .t04_perceptron import separable_dataset
 
-SOURCE = "002 LP, Novikoff; 003 SVM"
+SOURCE = "[NN-Notes] LP, Novikoff; [Yan] SVM"
 BOUND_LIMIT = 5000
 SVM_TOL = 1e-3
 
@@ -67,7 +67,7 @@ def signs_of(y):
 
 
 def perceptron_bound(X, y, w):
-    """R^2 / delta^2 on x~ = [1, x] with delta the margin of w (lecture 000, Theorem 2.3)."""
+    """R^2 / delta^2 on x~ = [1, x] with delta the margin of w ([Wainwright-L2], Theorem 2.3)."""
     import refml
 
     return refml.mistake_bound(X, y, theta=list(w), fit_intercept=True)

@@ -1,11 +1,11 @@
 """Item 12: the histogram's cross-validation risk, its closed form and its expectation.
 
-Lecture 003 (003_7b0b314a1968f6b8.txt), "Histograms" and "Cross-validation" (the HW
+[Yan] ([Yan]), "Histograms" and "Cross-validation" (the HW
 formula).  The closed form checked is the corrected one,
 
     J_hat(h) = 2 P / ((n - 1) h) - (n + 1) / ((n - 1) h) sum_j p_j^2   (P = sum_j p_j),
 
-not the print, which lacks the 1/h of the second term (SPEC item 12 repeats the print;
+not the print, which lacks the 1/h of the second term (the original theorem list repeated the print;
 the derivation is in ``refml.density.histogram_cv_risk``).
 
 - closed form = definition: the definition is rebuilt here from ``Histogram`` alone --
@@ -24,7 +24,7 @@ import math
 from ._density_models import beta_bins, beta_sample
 from ._harness import Theorem
 
-SOURCE = "003 Histograms, Cross-validation (HW)"
+SOURCE = "[Yan] Histograms, Cross-validation (HW)"
 
 
 # ----------------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ THEOREMS = [
             source=SOURCE, make_instance=make_cv_instance, check=check_cv,
             size=lambda inst: len(inst["x"]), quick=40, default=300, full=3000),
     Theorem(number=12, title="Histogram integrates to the fraction of points in range",
-            source="003 Histograms", make_instance=make_cv_instance, check=check_mass,
+            source="[Yan] Histograms", make_instance=make_cv_instance, check=check_mass,
             size=lambda inst: len(inst["x"]), quick=20, default=300, full=3000),
     Theorem(number=12, title="Histogram CV is unbiased: E J_hat(h) = E J(h) (Beta densities)",
             source=SOURCE, make_instance=make_beta_instance, check=check_unbiased,

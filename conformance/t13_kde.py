@@ -1,6 +1,6 @@
 """Item 13: kernels, the KDE as a density, LSCV, MISE = int b^2 + int v, rates, Silverman.
 
-Lecture 003 (003_7b0b314a1968f6b8.txt): "Kernel Density Estimation", Theorem 2.4 (MISE),
+[Yan] ([Yan]): "Kernel Density Estimation", Theorem 2.4 (MISE),
 Theorems 2.5 / 2.6 (optimal bandwidths and rates), "Cross-validation", "Extension to
 higher dimension" (Silverman's rule).
 
@@ -30,8 +30,7 @@ higher dimension" (Silverman's rule).
 import math
 
 from . import _density_models as beta
-from ._density_models import (gauss_nodes, kde_exact, mixture, pieces, roughness_f2,
-                              sample_mixture)
+from ._density_models import gauss_nodes, kde_exact, mixture, pieces, roughness_f2, sample_mixture
 from ._harness import Theorem
 
 # ----------------------------------------------------------------------------------------
@@ -362,30 +361,30 @@ def check_silverman(instance):
 
 THEOREMS = [
     Theorem(13, "Kernels: int K = 1, int xK = 0, int x^2 K = 1 (line and radial d-dim)",
-            "003 KDE (kernel function)", make_kernel_instance, check_kernel,
+            "[Yan] KDE (kernel function)", make_kernel_instance, check_kernel,
             size=lambda i: i["d"], quick=20, default=300, full=3000),
-    Theorem(13, "The KDE integrates to 1", "003 KDE", make_sample_instance,
+    Theorem(13, "The KDE integrates to 1", "[Yan] KDE", make_sample_instance,
             check_integrates_to_one, size=lambda i: len(i["X"]), quick=12, default=200,
             full=2000),
     Theorem(13, "LSCV: exact K* formula = definition; lecture's form off by 2S/(n^2(n-1)h)",
-            "003 KDE Cross-validation", make_sample_instance, check_lscv,
+            "[Yan] KDE Cross-validation", make_sample_instance, check_lscv,
             size=lambda i: len(i["X"]), quick=12, default=200, full=2000),
-    Theorem(13, "LSCV scores of bandwidth='cv' in 2-D = definition", "003 KDE Cross-validation",
+    Theorem(13, "LSCV scores of bandwidth='cv' in 2-D = definition", "[Yan] KDE Cross-validation",
             make_cv_scores_instance, check_cv_scores, size=lambda i: len(i["X"]), quick=3,
             default=50, full=500),
-    Theorem(13, "MISE = int b^2 + int v (KDE, Gaussian mixtures; replicates)", "003 Theorem 2.4",
+    Theorem(13, "MISE = int b^2 + int v (KDE, Gaussian mixtures; replicates)", "[Yan] Theorem 2.4",
             make_mise_instance, check_kde_mise, size=lambda i: i["n"], quick=1, default=20,
             full=200),
     Theorem(13, "MISE = int b^2 + int v (histogram, Beta densities; replicates)",
-            "003 Theorem 2.4", make_mise_instance, check_histogram_mise,
+            "[Yan] Theorem 2.4", make_mise_instance, check_histogram_mise,
             size=lambda i: i["n"], quick=4, default=100, full=1000),
     Theorem(13, "LSCV is unbiased: E J_hat(h) = E J(h) (KDE; replicates)",
-            "003 KDE Cross-validation", make_mise_instance, check_kde_unbiased_cv,
+            "[Yan] KDE Cross-validation", make_mise_instance, check_kde_unbiased_cv,
             size=lambda i: i["n"], quick=2, default=30, full=300),
     Theorem(13, "Rates: slopes -4/5 (KDE) and -2/3 (histogram) of exact MISE at h*",
-            "003 Theorems 2.5, 2.6", make_mise_instance, check_rates,
+            "[Yan] Theorems 2.5, 2.6", make_mise_instance, check_rates,
             size=lambda i: i["n"], quick=10, default=200, full=2000),
     Theorem(13, "Silverman: H = c diag(sigma^2) is MISE-optimal; printed diag(sigma) worse",
-            "003 Extension to higher dimension", make_silverman_instance, check_silverman,
+            "[Yan] Extension to higher dimension", make_silverman_instance, check_silverman,
             size=lambda i: len(i["sigma"]), quick=10, default=200, full=2000),
 ]

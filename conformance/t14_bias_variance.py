@@ -1,6 +1,6 @@
 """Item 14: the bias-variance decomposition of the squared loss.
 
-Lecture 002 (002_0599e40928be3b60.txt), "bias-variance decompositions":
+[NN-Notes] ([NN-Notes]), "bias-variance decompositions":
 
     E_Z E_{x,y} (y - y_Z(x))^2 = E (y - y*(x))^2 + E_x (y*(x) - E_Z y_Z(x))^2
                                  + E_x E_Z (y_Z(x) - E_Z y_Z(x))^2     (noise + bias + variance)
@@ -22,7 +22,7 @@ import math
 
 from ._harness import Theorem
 
-SOURCE = "002 bias-variance decompositions"
+SOURCE = "[NN-Notes] bias-variance decompositions"
 
 
 def make_instance(rng):

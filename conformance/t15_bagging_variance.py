@@ -1,4 +1,4 @@
-"""Item 15: the variance of an average of B equicorrelated variables (lecture 003, "Insights"
+"""Item 15: the variance of an average of B equicorrelated variables ([Yan], "Insights"
 of the bagging slides):
 
     Var((1/B) sum_b X_b) = rho sigma^2 + (1 - rho) sigma^2 / B
@@ -49,7 +49,7 @@ from fractions import Fraction
 
 from ._harness import Theorem
 
-SOURCE = "003 Bagging, Insights"
+SOURCE = "[Yan] Bagging, Insights"
 Z = 6.0
 
 

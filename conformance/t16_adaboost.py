@@ -1,4 +1,4 @@
-"""Item 16: AdaBoost's training error (lecture 003, "AdaBoost"; the bound is Freund and
+"""Item 16: AdaBoost's training error ([Yan], "AdaBoost"; the bound is Freund and
 Schapire, 1997, Theorem 6):
 
     (1/n) sum_i 1{f(X_i) != Y_i} <= prod_m 2 sqrt(err_m (1 - err_m))   while every err_m < 1/2.
@@ -30,7 +30,7 @@ import math
 from ._harness import Theorem
 from ._parity import random_dataset, random_weights
 
-SOURCE = "003 AdaBoost"
+SOURCE = "[Yan] AdaBoost"
 TOLERANCE = 1e-9
 
 

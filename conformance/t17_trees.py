@@ -1,4 +1,4 @@
-"""Item 17: classification trees (lecture 003, "Impurity function" and "How to grow a
+"""Item 17: classification trees ([Yan], "Impurity function" and "How to grow a
 classification tree?").
 
 - Concavity: the Gini index sum_k p_k (1 - p_k) and the cross-entropy -sum_k p_k log p_k are
@@ -24,7 +24,7 @@ import math
 from ._harness import Theorem
 from ._parity import random_dataset
 
-SOURCE = "003 Classification tree, Impurity function"
+SOURCE = "[Yan] Classification tree, Impurity function"
 CRITERIA = ("gini", "entropy")
 
 

@@ -1,4 +1,4 @@
-"""SPEC section 7, item 18, for the ``bayes`` and ``distributions`` modules.
+"""docs/design.md section 7, item 18, for the ``bayes`` and ``distributions`` modules.
 
 * ``BayesClassifier``: each instance is a random known distribution (a finite table, half
   of the instances; Gaussian classes with K = 2..4 and d = 1..3; or the pass/fail example)
@@ -105,7 +105,7 @@ def make_plug_in(package, rng):
 
 THEOREMS = [
     Theorem(number=18, title="Parity: BayesClassifier, samplers, risk",
-            source="SPEC.md section 1", make_instance=make_instance, check=check_bayes,
+            source="docs/design.md section 1", make_instance=make_instance, check=check_bayes,
             size=lambda inst: len(repr(inst["spec"])),
             describe=lambda inst: f"{inst['kind']} {inst['spec']!r} seed={inst['seed']}",
             quick=100, default=300, full=3000, needs_fast=True),

@@ -127,7 +127,7 @@ THEOREMS = [
     parity_theorem("GaussianNB", gaussian_nb, quick=100, default=300, full=3000,
                    extra_outputs=("predict_proba",)),
     Theorem(18, "Parity: KernelDensity, Histogram, kde_cv_risk, histogram_cv_risk (1e-12)",
-            "SPEC.md section 1", make_density_instance, check_densities,
+            "docs/design.md section 1", make_density_instance, check_densities,
             size=lambda inst: len(inst["X"]) * len(inst["X"][0]), quick=100, default=300,
             full=3000, needs_fast=True),
 ]

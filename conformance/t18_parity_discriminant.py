@@ -85,7 +85,7 @@ def make_instance_for(estimator):
 
 
 THEOREMS = [
-    Theorem(number=18, title=f"Parity: {estimator}", source="SPEC.md section 1",
+    Theorem(number=18, title=f"Parity: {estimator}", source="docs/design.md section 1",
             make_instance=make_instance_for(estimator), check=make_check(estimator),
             size=lambda inst: len(inst["X"]) * len(inst["X"][0]),
             describe=lambda inst: f"X={inst['X']!r} y={inst['y']!r} "

@@ -125,7 +125,7 @@ THEOREMS = [
     parity_theorem("AdaBoostClassifier (stumps, deeper trees, SAMME), random data",
                    make_adaboost, extra_outputs=("decision_function",), quick=100),
     Theorem(18, "Parity: ensembles with sample weights, float for float, 1 and 2 threads",
-            "SPEC.md section 1", make_weighted, check_weighted,
+            "docs/design.md section 1", make_weighted, check_weighted,
             size=lambda inst: len(inst["X"]) * len(inst["X"][0]), describe=repr,
             needs_fast=True, quick=100),
 ]

@@ -1,4 +1,4 @@
-"""Parity of KNeighborsClassifier (SPEC section 7, item 18): refml and refml_fast agree.
+"""Parity of KNeighborsClassifier (docs/design.md section 7, item 18): refml and refml_fast agree.
 
 Three checks:
 - the generic parity harness on ``random_dataset`` (integer grids full of exact distance
@@ -93,13 +93,13 @@ THEOREMS = [
                    make_data=_at_least_seven_rows, extra_outputs=("predict_proba",)),
     Theorem(number=18, title="Parity: KNeighborsClassifier (both metrics, kneighbors, "
                              "k <= n, singular Sigma refused alike)",
-            source="SPEC.md section 1; lecture 004 section 5",
+            source="docs/design.md section 1; [IML-L5] section 5",
             make_instance=_make_instance, check=_check,
             size=lambda inst: len(inst["X"]) * len(inst["X"][0]),
             describe=lambda inst: repr(inst), needs_fast=True),
     Theorem(number=18, title="Parity: KNeighborsClassifier on large instances (tiles, "
                              "thousands of ties, extreme scales)",
-            source="SPEC.md section 1; lecture 004 section 5",
+            source="docs/design.md section 1; [IML-L5] section 5",
             make_instance=_make_large_instance, check=_check,
             size=lambda inst: len(inst["X"]) * len(inst["X"][0]),
             describe=lambda inst: repr(inst), quick=6, default=40, full=300,

@@ -120,7 +120,7 @@ def separates(X, y, w):
 
 
 def theorem(title, make_instance, check, quick, default, full):
-    return Theorem(number=18, title=f"Parity: {title}", source="SPEC.md section 1",
+    return Theorem(number=18, title=f"Parity: {title}", source="docs/design.md section 1",
                    make_instance=make_instance, check=check,
                    size=lambda inst: len(inst["X"]) * len(inst["X"][0]),
                    describe=lambda inst: f"X={inst['X']!r} y={inst['y']!r} "

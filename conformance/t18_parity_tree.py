@@ -104,7 +104,7 @@ THEOREMS = [
     parity_theorem("DecisionTreeClassifier, random data and hyper-parameters", make_tree,
                    extra_outputs=("predict_proba",)),
     Theorem(18, "Parity: DecisionTreeClassifier tree_ with sample weights, float for float",
-            "SPEC.md section 1", make_weighted, check_weighted,
+            "docs/design.md section 1", make_weighted, check_weighted,
             size=lambda inst: len(inst["X"]) * len(inst["X"][0]), describe=repr,
             needs_fast=True),
 ]

@@ -1,4 +1,4 @@
-"""Bagging and random forests (lecture 003, Yan: "Bootstrap aggregating (Bagging)",
+"""Bagging and random forests ([Yan], Yan: "Bootstrap aggregating (Bagging)",
 "Insights", "Random forests").
 
 Bagging.  From the training data Z_n = {(X_i, Y_i)}, draw B bootstrap samples Z^(*b) (n points
@@ -13,7 +13,8 @@ trees, since the variance of an average of B identically distributed variables o
 variance sigma^2 and pairwise correlation rho is rho sigma^2 + (1 - rho) sigma^2 / B, and a
 larger B only shrinks the second term (conformance/t15_bagging_variance.py).
 
-Randomness (SPEC section 4).  One master generator (``random_state``) draws a 64-bit seed s_b
+Randomness (docs/design.md section 4).  One master generator (``random_state``) draws a
+64-bit seed s_b
 for every member, b = 1..B, in order, before any member is fitted.  Member b then uses only
 ``Generator(s_b)``: first the n bootstrap indices, then one more draw seeds the member's own
 ``random_state`` (a forest tree's feature subsets).  So members can be fitted in any order or

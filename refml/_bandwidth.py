@@ -1,6 +1,6 @@
 """Bandwidths for histograms and kernel density estimates: optimal, rule of thumb, LSCV.
 
-Lecture 003 (003_7b0b314a1968f6b8.txt), sections "Optimal bandwidth" (Theorems 2.5, 2.6),
+[Yan] ([Yan]), sections "Optimal bandwidth" (Theorems 2.5, 2.6),
 "Cross-validation" and "Extension to higher dimension".
 
 Silverman's rule, as used here (the lecture prints sigma_i where sigma_i^2 belongs):
@@ -155,7 +155,7 @@ def inverse_root_determinant(L):
 
 
 def lscv_risk(sums, data, L, kernel, method):
-    """J_hat(H) of least-squares cross-validation (lecture 003, "Cross-validation").
+    """J_hat(H) of least-squares cross-validation ([Yan], "Cross-validation").
 
     Definition:  J_hat = int f_hat^2 - (2/n) sum_i f_hat_(-i)(X_i), with
         int f_hat^2 = det(H)^(-1/2) / n^2 sum_i sum_j (K*K)(z_ij)  (a Gaussian integral,

@@ -12,7 +12,7 @@ from ._bandwidth import _is_number
 
 def check_bin_widths(low, high, m, name):
     """(high_j - low_j) m finite for every feature, so that every bin index is: a clear
-    error instead of a NaN index for data near the float limits (SPEC section 5)."""
+    error instead of a NaN index for data near the float limits (docs/design.md section 5)."""
     for j, (a, b) in enumerate(zip(low, high)):
         if not math.isfinite((b - a) * m):
             raise ValueError(f"{name}: the range [{a!r}, {b!r}] of feature {j} times bins={m} "

@@ -1,4 +1,4 @@
-"""AdaBoost (lecture 003, Yan: "How to remove bias: Boosting", "AdaBoost", "AdaBoost:
+"""AdaBoost ([Yan], Yan: "How to remove bias: Boosting", "AdaBoost", "AdaBoost:
 insights"), exactly as printed there, for Y in {-1, +1}:
 
     Initialization: w_i = 1/n.  For m = 1, ..., M:
@@ -33,7 +33,7 @@ from ._random import check_random_state
 
 
 class AdaBoostClassifier(Committee):
-    """AdaBoost with decision stumps by default (lecture 003), SAMME for K > 2 classes.
+    """AdaBoost with decision stumps by default ([Yan]), SAMME for K > 2 classes.
 
     Parameters
     ----------
@@ -74,7 +74,8 @@ class AdaBoostClassifier(Committee):
     error is 0, as prod_m 2 sqrt(err_m (1 - err_m)) = 0 demands; boosting stops.
 
     Output.  K = 2: ``decision_function`` is sum_m alpha_m f_m(x) with f_m in {-1, +1}
-    (classes_[0] -> -1), and ``predict`` its sign, 0 going to classes_[0] (SPEC section 4).
+    (classes_[0] -> -1), and ``predict`` its sign, 0 going to classes_[0] (docs/design.md
+    section 4).
     K > 2: ``decision_function`` gives the K scores sum_m alpha_m 1{f_m(x) = k}, and
     ``predict`` their argmax, ties to the first class.
 

@@ -1,4 +1,4 @@
-"""What the ensembles of lecture 003 share: a committee of members cloned from one template
+"""What the ensembles of [Yan] share: a committee of members cloned from one template
 estimator, each fitted on weighted training data, each casting one vote per point.
 
 ``BaggingClassifier``, ``RandomForestClassifier`` (``_bagging``) and ``AdaBoostClassifier``

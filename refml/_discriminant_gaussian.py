@@ -1,13 +1,13 @@
 """Gaussian class statistics shared by LDA and QDA (refml.discriminant).
 
-Lecture 003 ("Plug-in approach") and lecture 004 section 4.1 estimate, for each class k,
+[Yan] ("Plug-in approach") and [IML-L5] section 4.1 estimate, for each class k,
 
     n_k = #{i : y_i = k},    mu_k = (1/n_k) sum_{i: y_i = k} x_i,
     S_k = sum_{i: y_i = k} (x_i - mu_k)(x_i - mu_k)'            (the scatter matrix),
 
 and build the covariances from the scatter matrices: LDA pools them,
-Sigma = (S_1 + ... + S_K) / (N - K) (lecture 003) or / N (the maximum-likelihood estimate of
-lecture 001); QDA keeps one per class, Sigma_k = S_k / n_k (lecture 004 section 4.1).
+Sigma = (S_1 + ... + S_K) / (N - K) ([Yan]) or / N (the maximum-likelihood estimate of
+[MATH412]); QDA keeps one per class, Sigma_k = S_k / n_k ([IML-L5] section 4.1).
 
 The order of every sum is part of the contract: rows in data order, the lower triangle
 (l <= j) accumulated and mirrored.  refml_fast's kernels follow the same order, so the

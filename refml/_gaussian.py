@@ -1,7 +1,7 @@
 """Gaussian class-conditional distributions, and the helpers every known distribution uses.
 
-``GaussianClasses`` is the model of lecture 004 ("MAP / quadratic (Gaussian) classifier")
-and lecture 003 (LDA, QDA): Y = k with prior pi_k, and X | Y = k ~ N(mu_k, Sigma_k).
+``GaussianClasses`` is the model of [IML-L5] ("MAP / quadratic (Gaussian) classifier")
+and [Yan] (LDA, QDA): Y = k with prior pi_k, and X | Y = k ~ N(mu_k, Sigma_k).
 Its public home is ``refml.distributions``; it lives in this file to keep modules short.
 """
 
@@ -112,7 +112,7 @@ class GaussianClasses:
     Notes
     -----
     The posterior is P(Y = k | X = x) = pi_k N(x; mu_k, Sigma_k) / sum_j pi_j N(x; mu_j,
-    Sigma_j) (Bayes' rule, lecture 003 "Bayes optimal classifier"), computed from the
+    Sigma_j) (Bayes' rule, [Yan] "Bayes optimal classifier"), computed from the
     log scores  log pi_k - (1/2) log det Sigma_k - (1/2) (x - mu_k)' Sigma_k^{-1} (x - mu_k)
     with the log-sum-exp shift, so that it neither overflows nor divides 0 by 0.
     """

@@ -1,6 +1,6 @@
-"""The two kernels of lecture 003 and the sums a kernel density estimate is made of.
+"""The two kernels of [Yan] and the sums a kernel density estimate is made of.
 
-Lecture 003 (003_7b0b314a1968f6b8.txt), "Kernel Density Estimation": a kernel is a function
+[Yan] ([Yan]), "Kernel Density Estimation": a kernel is a function
 K >= 0 with  int K = 1,  int x K(x) dx = 0,  int x^2 K(x) dx > 0;  the two common ones are
 
     gaussian       K(x) = exp(-x^2 / 2) / sqrt(2 pi)

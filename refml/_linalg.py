@@ -47,7 +47,7 @@ def axpy(c, u, v):
 
 
 def argmax(values):
-    """The index of the largest value; ties go to the first (SPEC section 4)."""
+    """The index of the largest value; ties go to the first (docs/design.md section 4)."""
     best = 0
     for k in range(1, len(values)):
         if values[k] > values[best]:

@@ -1,19 +1,19 @@
 """The objective of LogisticRegression and its three solvers (see refml/logistic.py).
 
-Notation of lecture 003 ("Logistic regression", "Maximum likelihood estimation"): classes
+Notation of [Yan] ("Logistic regression", "Maximum likelihood estimation"): classes
 0..K-1 (codes of ``classes_``), class 0 the reference; for k = 1..K-1 a vector
-beta_k = [w_k, b_k] acting on the augmented x~ = [x, 1] (lecture 003: X = R^d x {1}; no 1
+beta_k = [w_k, b_k] acting on the augmented x~ = [x, 1] ([Yan]: X = R^d x {1}; no 1
 without ``fit_intercept``).  theta is the flat list [beta_1, ..., beta_{K-1}] of length
 (K-1) p, p = d + fit_intercept.  Scores z_k = beta_k'x~, z_0 = 0, and
 
     P(Y = k | x) = exp(z_k) / (1 + sum_{k'=1}^{K-1} exp(z_k')),   P(Y = 0 | x) = 1 / (same).
 
-For K = 2 this is P(Y = 1 | x) = sigma(z_1), lecture 001's model.  (Lecture 003 numbers
+For K = 2 this is P(Y = 1 | x) = sigma(z_1), [MATH412]'s model.  ([Yan] numbers
 the classes 0..K with K free vectors; here K counts all classes, so K - 1 are free.  Its
 first slide prints P(Y = 0 | x) with exp(beta_{k'}'x + beta_{0,k}) inside the sum over k':
 an index slip for beta_{0,k'}, as in the line above it and on the next slide.)
 
-The objective is the mean negative log-likelihood of lecture 003 plus an optional ridge
+The objective is the mean negative log-likelihood of [Yan] plus an optional ridge
 penalty on the w_k:
 
     L(theta) = (1/n) sum_i [log(1 + sum_k exp(z_ik)) - z_{i,y_i}] + (alpha/2) sum_k ||w_k||^2,
@@ -38,9 +38,9 @@ Solvers (``model`` is the estimator; its methods ``_objective``, ``_newton_direc
   and its gradient, O(n K d), instead of Newton's O(n K^2 d^2) Hessian: the solver for
   many classes or many features.  A pair with y's <= 0 (only rounding can make one: L is
   convex) is skipped, which keeps H_k positive definite.
-- ``gradient_descent``: theta <- theta - eta grad L(theta) (lecture 003), fixed eta.
-- ``sgd``: lecture 003's SGD with uniform sampling, steps eta_k = C k^(-power_t) and the
-  Polyak-Ruppert average of lecture 001, Algorithm 1 (``refml.sgd.run_steps``); one epoch
+- ``gradient_descent``: theta <- theta - eta grad L(theta) ([Yan]), fixed eta.
+- ``sgd``: [Yan]'s SGD with uniform sampling, steps eta_k = C k^(-power_t) and the
+  Polyak-Ruppert average of [MATH412], Algorithm 1 (``refml.sgd.run_steps``); one epoch
   is n steps, the averaged iterate is checked after each.
 
 Each stops when max_j |grad_j L| <= tol (at the averaged iterate for sgd) or at ``max_iter``.

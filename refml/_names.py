@@ -1,4 +1,4 @@
-"""Where each public name lives: the lecture-to-module map of SPEC.md section 6.
+"""Where each public name lives: the lecture-to-module map of docs/design.md section 6.
 
 Both packages import their public names lazily from this one table, so that
 ``import refml`` stays cheap and ``from refml import Perceptron`` works for every name.

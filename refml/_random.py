@@ -1,4 +1,4 @@
-"""The one seeded random generator of refml (SPEC.md section 4).
+"""The one seeded random generator of refml (docs/design.md section 4).
 
 SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
 OOPSLA 2014): a 64-bit counter advanced by the golden-ratio constant, then mixed.  It is a

@@ -1,6 +1,6 @@
 """Sequential minimal optimisation (SMO) for the SVM dual, and the kernels it reads.
 
-The dual of lecture 003 ("Dual problem: non-separable data"), written as a minimisation:
+The dual of [Yan] ("Dual problem: non-separable data"), written as a minimisation:
 
     minimise  f(alpha) = 1/2 sum_i sum_j alpha_i alpha_j Q_ij - sum_i alpha_i,
               Q_ij = y_i y_j K(x_i, x_j)
@@ -17,7 +17,7 @@ v_t = y_t - f0(x_t): the bias that would put x_t exactly on its margin.  Let
     I_up  = {t : alpha_t < C and y_t = +1, or alpha_t > 0 and y_t = -1},
     I_low = {t : alpha_t < C and y_t = -1, or alpha_t > 0 and y_t = +1}.
 
-The KKT conditions of lecture 003 ("Checking KKT conditions", with the soft-margin box) say
+The KKT conditions of [Yan] ("Checking KKT conditions", with the soft-margin box) say
 that some bias b has b >= v_t on I_up and b <= v_t on I_low, that is
 
     m(alpha) = max_{t in I_up} v_t  <=  M(alpha) = min_{t in I_low} v_t.

@@ -1,5 +1,5 @@
 """Minimal cost-complexity pruning (Breiman, Friedman, Olshen and Stone, CART, 1984, ch. 3;
-ESL section 9.2.2), the "Pruning" remedy of lecture 003 ("Insights" of the tree slides).
+ESL section 9.2.2), the "Pruning" remedy of [Yan] ("Insights" of the tree slides).
 
 For a subtree T of the grown tree, with leaves |T|,
 

@@ -1,6 +1,6 @@
 """Growing a classification tree: impurities, candidate features, the best split, growth.
 
-Lecture 003 (Yan, "Classification tree", "How to grow a classification tree?", "Impurity
+[Yan] (Yan, "Classification tree", "How to grow a classification tree?", "Impurity
 function").  A node R is split into R1(j, t) = {X in R : X_j <= t} and R2(j, t) = {X_j > t}
 by the (j, t) that minimises
 
@@ -36,7 +36,7 @@ both packages.  They are, because both perform the same IEEE operations in the s
 With integer weights every sum is an exact integer, so a row of weight m and m repeated
 rows give exactly the same floats and the same tree.
 
-Tie rules (SPEC section 4): candidate features in column order, thresholds ascending, a
+Tie rules (docs/design.md section 4): candidate features in column order, thresholds ascending, a
 candidate replaces the best only if its cost is strictly smaller; the threshold is the
 midpoint between consecutive distinct values.
 """

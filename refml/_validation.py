@@ -1,4 +1,4 @@
-"""Input validation shared by refml and refml_fast (SPEC.md section 5).
+"""Input validation shared by refml and refml_fast (docs/design.md section 5).
 
 Every check and every message lives here once.  ``as_matrix`` turns any sequence of rows
 into ``list[list[float]]`` for refml; refml_fast converts numeric numpy arrays with numpy
@@ -82,7 +82,7 @@ def _is_row(obj):
 
 
 def _to_float(value, name):
-    """One element of X as a float, or the exception of SPEC section 5."""
+    """One element of X as a float, or the exception of docs/design.md section 5."""
     if isinstance(value, float):
         return value
     if isinstance(value, (str, bytes)) or value is None:

@@ -1,4 +1,4 @@
-"""The estimator contract shared by every classifier (SPEC.md section 3).
+"""The estimator contract shared by every classifier (docs/design.md section 3).
 
 ``BaseEstimator`` gives ``get_params``, ``set_params`` and ``__repr__`` from the keyword-only
 ``__init__``.  ``Classifier`` adds the shared fit/predict plumbing: input validation, the
@@ -238,7 +238,7 @@ class Classifier(DataEstimator):
 
         return accuracy_score(y, self.predict(X))
 
-    # --- helpers for binary algorithms (SPEC section 2) ---
+    # --- helpers for binary algorithms (docs/design.md section 2) ---
     @staticmethod
     def signs_from_codes(codes):
         """classes_[0] -> -1, classes_[1] -> +1: the lectures' y in {-1, +1}."""

@@ -1,13 +1,13 @@
 """The Bayes rule, the plug-in rule, and the risk of a classifier under a known distribution.
 
-Lecture 000 (Wainwright, Lecture 2), section 2.3.  With eta(x) = P(Y = +1 | X = x):
+[Wainwright-L2] (Wainwright, Lecture 2), section 2.3.  With eta(x) = P(Y = +1 | X = x):
 
     Bayes rule (eq. 2.4)      g*(x) = +1 iff eta(x) >= 1/2       (Theorem 2.1: optimal)
     plug-in rule (eq. 2.18)   g_eta_hat(x) = +1 iff eta_hat(x) >= 1/2
     risk (eq. 2.3)            R(g) = P(Y != g(X))
 
-With K classes (lecture 003, "Bayes optimal classifier") the rule is the argmax of the
-posterior P(Y = k | X = x).  Ties (SPEC section 4): two classes follow the lecture's ">=",
+With K classes ([Yan], "Bayes optimal classifier") the rule is the argmax of the
+posterior P(Y = k | X = x).  Ties (docs/design.md section 4): two classes follow the lecture's ">=",
 so eta = 1/2 gives classes_[1] (the "+1"); with K > 2 the first class in ``classes_`` order
 wins.  ``bayes_decision`` is that one rule, used by both classifiers here.
 
@@ -36,7 +36,7 @@ def bayes_decision(probabilities, loss=None):
     0-1 loss (``loss`` None).  Two classes: 1 iff P(Y = classes[1] | x) >= 1/2 (eq. 2.4, a
     tie goes to classes[1]).  More: the argmax, the first class on a tie.
 
-    A loss matrix L (lecture 003, "general loss": L[k][j] the loss of deciding class j when
+    A loss matrix L ([Yan], "general loss": L[k][j] the loss of deciding class j when
     the truth is class k): the j with the smallest expected loss sum_k L[k][j] P(Y = k | x)
     (summed over k in order), ties broken as above (two classes: classes[1]; more: the
     first).  The 0-1 matrix gives the same rule up to the rounding of the sums.
@@ -89,14 +89,14 @@ def check_loss(loss, n_classes, name="loss"):
 
 
 class BayesClassifier(Classifier):
-    """The Bayes rule g* of a known distribution (lecture 000 eq. 2.4; lecture 003).
+    """The Bayes rule g* of a known distribution ([Wainwright-L2] eq. 2.4; [Yan]).
 
     Parameters
     ----------
     distribution : a ``FiniteDistribution``, ``GaussianClasses`` or ``PassFailExample``
         (anything with ``classes``, ``n_features`` and ``posterior(x)``).
     loss : None (the 0-1 loss) or a K x K table, L[k][j] the loss of deciding
-        ``distribution.classes[j]`` when the truth is ``classes[k]`` (lecture 003's general
+        ``distribution.classes[j]`` when the truth is ``classes[k]`` ([Yan]'s general
         loss, as in its traffic-sign example).  The rule decides the class of smallest
         expected loss sum_k L[k][j] P(Y = k | x) (``bayes_decision``); ``risk(g, d, loss=L)``
         measures it with the same L.
@@ -161,7 +161,7 @@ class BayesClassifier(Classifier):
 
 
 class PlugInClassifier(Classifier):
-    """The plug-in rule g_eta_hat (lecture 000 eq. 2.18): the Bayes rule applied to an
+    """The plug-in rule g_eta_hat ([Wainwright-L2] eq. 2.18): the Bayes rule applied to an
     estimate eta_hat of the posterior.
 
     Parameters
@@ -230,7 +230,7 @@ class PlugInClassifier(Classifier):
 def risk(classifier, distribution, *, loss=None, n_samples=10_000, random_state=0,
          confidence=0.999, return_error=False):
     """R(g) = P(Y != g(X)) for a fitted classifier g under a known distribution; with a
-    loss matrix, R_L(g) = E[L(Y, g(X))] (lecture 003's general loss: L[k][j] the loss of
+    loss matrix, R_L(g) = E[L(Y, g(X))] ([Yan]'s general loss: L[k][j] the loss of
     deciding classes[j] when the truth is classes[k], classes the distribution's).
 
     * ``FiniteDistribution``: exact; one ``predict`` over the support points, then the sum

@@ -1,6 +1,6 @@
 """Density estimation: the histogram and the kernel density estimate, with their bandwidths.
 
-Lecture 003 (003_7b0b314a1968f6b8.txt), sections "Setup: density estimation" to
+[Yan] ([Yan]), sections "Setup: density estimation" to
 "Extension to higher dimension".  Data X_1, ..., X_n ~ f (rows of X); the estimate f_hat is
 judged by MISE = E int (f_hat - f)^2 = int b^2 + int v (Theorem 2.4).
 
@@ -21,8 +21,13 @@ import math
 from . import _bandwidth as bandwidths
 from . import _kernels
 from . import _validation as validation
-from ._bandwidth import (histogram_amise, histogram_optimal_bandwidth, kde_amise,
-                         kde_optimal_bandwidth, silverman_bandwidth)
+from ._bandwidth import (
+    histogram_amise,
+    histogram_optimal_bandwidth,
+    kde_amise,
+    kde_optimal_bandwidth,
+    silverman_bandwidth,
+)
 from ._bins import _cell, _check_range, _range_pairs, bin_index, check_bin_widths  # noqa: F401
 from .base import DataEstimator
 
@@ -203,7 +208,7 @@ def _exp(value):
 def histogram_cv_risk(x, bins, range=(0, 1), method="closed_form"):
     """The leave-one-out risk estimate J_hat(h) of the histogram with ``bins`` bins.
 
-    J_hat(h) = int f_hat^2 - (2/n) sum_i f_hat_(-i)(X_i)   (lecture 003, "Cross-validation").
+    J_hat(h) = int f_hat^2 - (2/n) sum_i f_hat_(-i)(X_i)   ([Yan], "Cross-validation").
 
     method="definition" computes exactly that: int f_hat^2 = sum_j (p_j/h)^2 h, and a point
     of bin j sees f_hat_(-i)(X_i) = (N_j - 1) / ((n - 1) h).  method="closed_form" uses
@@ -278,7 +283,7 @@ def _as_sample(x, estimator):
 
 
 class KernelDensity(bandwidths.KernelSums, DensityEstimator):
-    """f_hat(x) = 1/n sum_i det(H)^(-1/2) K(H^(-1/2)(x - X_i))  (lecture 003, KDE).
+    """f_hat(x) = 1/n sum_i det(H)^(-1/2) K(H^(-1/2)(x - X_i))  ([Yan], KDE).
 
     Parameters
     ----------
@@ -370,7 +375,7 @@ class KernelDensity(bandwidths.KernelSums, DensityEstimator):
 
 
 def kde_cv_risk(x, bandwidth, kernel="gaussian", method="formula"):
-    """J_hat(h) of the one-dimensional KDE with bandwidth h (lecture 003, "Cross-validation").
+    """J_hat(h) of the one-dimensional KDE with bandwidth h ([Yan], "Cross-validation").
 
     method: "formula" (exact, 1/(n^2 h) sum_ij K*_n((X_i - X_j)/h) + 2 K(0)/((n - 1) h) with
     K*_n = K*K - 2n/(n-1) K), "definition" (int f_hat^2 minus 2/n times the leave-one-out

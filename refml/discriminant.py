@@ -1,19 +1,19 @@
 """Linear and quadratic discriminant analysis: Bayes' rule with Gaussian classes, plugged in.
 
-Model (lecture 003, "Linear discriminant analysis"; lecture 004 section 4.1):
+Model ([Yan], "Linear discriminant analysis"; [IML-L5] section 4.1):
 P(Y = k) = omega_k and X | Y = k ~ N(mu_k, Sigma_k).  The Bayes classifier picks the k with
 the largest log omega_k + log N(x; mu_k, Sigma_k); the plug-in classifier replaces omega_k,
 mu_k, Sigma_k by their estimates (``refml._discriminant_gaussian``).
 
 LDA (Sigma_k = Sigma for all k).  The terms common to all classes cancel, leaving the
-linear discriminants of lecture 003,
+linear discriminants of [Yan],
 
     delta_k(x) = x' Sigma^{-1} mu_k - 1/2 mu_k' Sigma^{-1} mu_k + log omega_k,
 
-with Sigma the pooled within-class covariance, 1/(N - K) sum_k S_k (lecture 003, the
-default) or 1/N sum_k S_k (the maximum-likelihood estimate of lecture 001).
+with Sigma the pooled within-class covariance, 1/(N - K) sum_k S_k ([Yan], the
+default) or 1/N sum_k S_k (the maximum-likelihood estimate of [MATH412]).
 
-Binary LDA in logistic form (lecture 001, "Fisher discriminant analysis").  With
+Binary LDA in logistic form ([MATH412], "Fisher discriminant analysis").  With
 pi = P(Y = 1),
 
     P(Y = 1 | x) = (1 + (1 - pi)/pi * exp(-1/2 q_0(x)) / exp(-1/2 q_1(x)))^{-1},
@@ -26,7 +26,7 @@ and -1/2 q_0 + 1/2 q_1 = -(mu_1 - mu_0)' Sigma^{-1} x + 1/2 (mu_1' Sigma^{-1} mu
     w = Sigma^{-1} (mu_1 - mu_0),
     b = -1/2 (mu_1 + mu_0)' Sigma^{-1} (mu_1 - mu_0) + log(pi / (1 - pi)).
 
-Departure from the print: lecture 001 writes the third line as
+Departure from the print: [MATH412] writes the third line as
 (1 + exp((mu_1 - mu_0)' Sigma^{-1} x + b))^{-1}, without the minus sign in the exponent;
 read literally that is sigma(-(w'x + b)) = P(Y = 0 | x), and matching it to the next line
 (sigma(w'x + b)) would force b = +1/2 (mu_1 + mu_0)' Sigma^{-1} (mu_1 - mu_0) -
@@ -40,12 +40,12 @@ For K = 2, ``coef_ = [w]`` and ``intercept_ = [b]`` (delta_1 - delta_0 = w'x + b
 for K > 2, row k of ``coef_`` is Sigma^{-1} mu_k and ``intercept_[k]`` is
 -1/2 mu_k' Sigma^{-1} mu_k + log omega_k (scikit-learn's shapes).
 
-QDA (one Sigma_k per class, the maximum-likelihood 1/n_k of lecture 004 section 4.1).
+QDA (one Sigma_k per class, the maximum-likelihood 1/n_k of [IML-L5] section 4.1).
 Dropping only -d/2 log(2 pi), common to all classes,
 
     delta_k(x) = -1/2 log|Sigma_k| - 1/2 (x - mu_k)' Sigma_k^{-1} (x - mu_k) + log omega_k.
 
-For two classes (lecture 004 section 4.2, C_1 = classes_[1], C_2 = classes_[0],
+For two classes ([IML-L5] section 4.2, C_1 = classes_[1], C_2 = classes_[0],
 p_1 = omega of C_1) the boundary delta_1 = delta_0 is the printed quadratic form
 b~ - w'x + x'Mx = 0 with b = 2 log(p_1 d_1 / ((1 - p_1) d_2)), d_i = |Sigma_i|^{-1/2},
 b~ = b - mu_1' Sigma_1^{-1} mu_1 + mu_2' Sigma_2^{-1} mu_2,
@@ -95,7 +95,7 @@ class _GaussianDiscriminant(Classifier):
         return counts, means, gaussian.class_scatter_matrices(X, codes, means)
 
     def _class_priors(self, counts):
-        """omega_k = n_k / N (lecture 003), or the ``priors`` given, in classes_ order."""
+        """omega_k = n_k / N ([Yan]), or the ``priors`` given, in classes_ order."""
         if self.priors is None:
             n_samples = sum(counts)
             return [n_k / n_samples for n_k in counts]
@@ -171,14 +171,14 @@ def _check_priors(priors):
 
 
 class LinearDiscriminantAnalysis(_GaussianDiscriminant):
-    """Fisher's linear discriminant analysis (lectures 001 and 003).
+    """Fisher's linear discriminant analysis ([MATH412] and [Yan]).
 
     Parameters
     ----------
     covariance : "pooled" or "mle", default "pooled"
         The estimate of the shared Sigma from the scatter matrices S_k:
-        "pooled" = sum_k S_k / (N - K) (unbiased; lecture 003), "mle" = sum_k S_k / N (the
-        maximum-likelihood estimate of lecture 001; scikit-learn's solver="lsqr" uses it).
+        "pooled" = sum_k S_k / (N - K) (unbiased; [Yan]), "mle" = sum_k S_k / N (the
+        maximum-likelihood estimate of [MATH412]; scikit-learn's solver="lsqr" uses it).
     priors : sequence of K positive floats summing to 1, or None (default)
         omega_k in classes_ order; None estimates omega_k = n_k / N.
     reg_param : float in [0, 1], default 0.0
@@ -247,7 +247,7 @@ class LinearDiscriminantAnalysis(_GaussianDiscriminant):
 
 
 def fisher_discriminant(L, mu_0, mu_1, omega_0, omega_1, solve=linalg.cholesky_solve):
-    """(w, b) with P(Y = 1 | x) = sigma(w'x + b), given L L' = Sigma (lecture 001).
+    """(w, b) with P(Y = 1 | x) = sigma(w'x + b), given L L' = Sigma ([MATH412]).
 
     w = Sigma^{-1} (mu_1 - mu_0);  b = -1/2 (mu_1 + mu_0)' w + log(omega_1 / omega_0).
     The log-odds are taken as log omega_1 - log omega_0: the quotient overflows for a
@@ -259,7 +259,7 @@ def fisher_discriminant(L, mu_0, mu_1, omega_0, omega_1, solve=linalg.cholesky_s
 
 
 def linear_discriminants(L, means, priors, solve=linalg.cholesky_solve):
-    """(a_k, c_k) with delta_k(x) = x' a_k + c_k (lecture 003), given L L' = Sigma.
+    """(a_k, c_k) with delta_k(x) = x' a_k + c_k ([Yan]), given L L' = Sigma.
 
     a_k = Sigma^{-1} mu_k;  c_k = -1/2 mu_k' a_k + log omega_k.
     """
@@ -272,7 +272,7 @@ def linear_discriminants(L, means, priors, solve=linalg.cholesky_solve):
 
 
 class QuadraticDiscriminantAnalysis(_GaussianDiscriminant):
-    """Quadratic discriminant analysis: the MAP classifier of lecture 004 section 4.
+    """Quadratic discriminant analysis: the MAP classifier of [IML-L5] section 4.
 
     Parameters
     ----------

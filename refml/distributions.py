@@ -1,6 +1,6 @@
 """Known distributions of (X, Y): the setting where the Bayes rule can be computed.
 
-Lecture 000 (Wainwright, Lecture 2), section 2.3: when P is known, eta(x) = P(Y = +1 | X = x)
+[Wainwright-L2] (Wainwright, Lecture 2), section 2.3: when P is known, eta(x) = P(Y = +1 | X = x)
 gives the Bayes rule g*(x) = +1 iff eta(x) >= 1/2 (eq. 2.4), and its risk R* is the
 smallest risk of any rule (Theorem 2.1).  Each distribution here offers
 
@@ -12,7 +12,7 @@ and the attributes ``classes`` (sorted) and ``n_features`` (the dimension d of X
 
 * ``FiniteDistribution``: a joint table over finitely many points and K classes.
 * ``GaussianClasses``: Gaussian class-conditional densities (defined in ``_gaussian.py``).
-* ``PassFailExample``: lecture 000 section 2.3.2.
+* ``PassFailExample``: [Wainwright-L2] section 2.3.2.
 * ``make_separable``: a linearly separable data set with a known separator (eq. 2.25).
 """
 
@@ -21,8 +21,13 @@ import math
 
 from . import _linalg as linalg
 from . import _validation as validation
-from ._gaussian import (PROBABILITY_TOLERANCE, GaussianClasses, check_classes, check_dimension,
-                        check_sample_size)
+from ._gaussian import (
+    PROBABILITY_TOLERANCE,
+    GaussianClasses,
+    check_classes,
+    check_dimension,
+    check_sample_size,
+)
 from ._random import check_random_state
 
 __all__ = ["FiniteDistribution", "GaussianClasses", "PassFailExample", "make_separable"]
@@ -231,7 +236,7 @@ def _invert_running_sum(probabilities, cumulative, total, u):
 
 
 class PassFailExample:
-    """Lecture 000 section 2.3.2: X1, X2, X3 iid Exp(1); Y = +1 iff X1 + X2 + X3 <= 7
+    """[Wainwright-L2] section 2.3.2: X1, X2, X3 iid Exp(1); Y = +1 iff X1 + X2 + X3 <= 7
     (eq. 2.13); only X = (X1, X2) is observed (X3, "laziness", is not).  classes [-1, +1].
 
     eta (eq. 2.16).  Given X = x, Y = +1 iff X3 <= 7 - s with s = x1 + x2, and X3 is
@@ -316,9 +321,9 @@ def make_separable(n, d, margin, random_state=None, return_separator=False):
     is +-1 with probability 1/2 (both classes appear: if all labels agree, one random label
     is flipped).  Each point is x_i = z_i - (theta*'z_i) theta* + y_i (margin + e_i) theta*
     with z_i standard normal and e_i ~ Exp(1), except one random point with e_i = 0.  So
-    y_i theta*'x_i = margin + e_i, and the margin of theta* in lecture 000 eq. (2.25),
+    y_i theta*'x_i = margin + e_i, and the margin of theta* in [Wainwright-L2] eq. (2.25),
     delta = min_i y_i <theta*, x_i> / ||theta*||, equals ``margin`` (up to rounding).
-    The separator passes through the origin (no intercept), as in lecture 000.
+    The separator passes through the origin (no intercept), as in [Wainwright-L2].
 
     With ``return_separator=True`` returns (X, y, theta*).
     """

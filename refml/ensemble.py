@@ -1,4 +1,4 @@
-"""Ensembles of lecture 003 (Yan): bagging, random forests and AdaBoost.
+"""Ensembles of [Yan] (Yan): bagging, random forests and AdaBoost.
 
 * ``BaggingClassifier``: B bootstrap samples, one member fitted on each, majority vote
   (``_bagging``).

@@ -1,16 +1,16 @@
-"""The plug-in classifier by ordinary least squares (lecture 001, section 2).
+"""The plug-in classifier by ordinary least squares ([MATH412], section 2).
 
 With Y in {-1, +1} the square loss is (f(x) - y)^2 = (1 - y f(x))^2 and its target is
 
     f*(x) = E[Y | X = x] = 2 P(Y = 1 | X = x) - 1,
 
-whose sign is the Bayes rule.  The plug-in principle of lecture 001 ("Classification via OLS
+whose sign is the Bayes rule.  The plug-in principle of [MATH412] ("Classification via OLS
 regression"): learn f_hat(x) = w'x + b by OLS regression on the labels y_i in {-1, +1}
 (classes_[0] -> -1, classes_[1] -> +1) and predict
 
     y_hat(x) = sign(f_hat(x)),   sign(0) = +1 -> classes_[1],
 
-the convention of lectures 002 and 004 (sign(w'x) = 1 when w'x >= 0), shared with the
+the convention of [NN-Notes] and [IML-L5] (sign(w'x) = 1 when w'x >= 0), shared with the
 perceptron and the SVM so that every sign-based linear rule sends f = 0 to classes_[1].
 
 The solver, written out.  With the intercept, centre the data: x_c = x - x_bar.  Then w solves
@@ -41,7 +41,7 @@ from .base import Classifier
 
 
 class LeastSquaresClassifier(Classifier):
-    """sign(w'x + b) with (w, b) the OLS fit to labels in {-1, +1} (lecture 001, section 2).
+    """sign(w'x + b) with (w, b) the OLS fit to labels in {-1, +1} ([MATH412], section 2).
 
     Parameters
     ----------

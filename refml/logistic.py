@@ -1,11 +1,11 @@
-"""Logistic regression (lecture 001, section 3; lecture 003, multinomial logistic regression).
+"""Logistic regression ([MATH412], section 3; [Yan], multinomial logistic regression).
 
-The binary model (Berkson, 1944; lecture 001): log P(Y=1|x)/P(Y=0|x) = w'x, so
+The binary model (Berkson, 1944; [MATH412]): log P(Y=1|x)/P(Y=0|x) = w'x, so
 
     P(Y = 1 | X = x) = sigma(w'x),   sigma(z) = 1 / (1 + e^{-z})   (the logistic function),
     sigma(-z) = 1 - sigma(z),        sigma'(z) = sigma(z) sigma(-z).
 
-The log-likelihood of a sample, in the two label conventions of lecture 001:
+The log-likelihood of a sample, in the two label conventions of [MATH412]:
 
     y in {0, 1}:    l(w) = sum_i y_i w'x_i + log sigma(-w'x_i),
                     grad l(w) = sum_i (y_i - sigma(w'x_i)) x_i;
@@ -18,10 +18,10 @@ convention as ``convention="zero_one"`` (default) or ``convention="plus_minus"``
 must then be exactly 0/1 or -1/+1) and, like the lecture, have no intercept (append a
 column of ones to X for one).
 
-``LogisticRegression`` fits the multinomial model of lecture 003 with reference class 0
+``LogisticRegression`` fits the multinomial model of [Yan] with reference class 0
 (classes_[0]): K - 1 vectors beta_k = [w_k, b_k] for classes_[1..K-1], class 0 fixed at 0.
 For K = 2 this is the binary model above with y in {0, 1} (classes_[0] -> 0).  It minimises
-the mean negative log-likelihood (lecture 003) plus an optional ridge term (alpha/2)||w||^2
+the mean negative log-likelihood ([Yan]) plus an optional ridge term (alpha/2)||w||^2
 by Newton's method, gradient descent or SGD; see refml/_logistic_solvers.py.
 
 Separable data.  When some w separates the classes, l(c w) increases to 0 as c -> infinity:
@@ -67,7 +67,7 @@ def softplus(z):
 
 
 def log_likelihood(w, X, y, convention="zero_one"):
-    """l(w), the log-likelihood of the sample (X, y) (lecture 001, section 3).
+    """l(w), the log-likelihood of the sample (X, y) ([MATH412], section 3).
 
     ``convention="zero_one"``: sum_i y_i w'x_i + log sigma(-w'x_i) with y_i in {0, 1};
     ``convention="plus_minus"``: -sum_i log(1 + exp(-y_i w'x_i)) with y_i in {-1, +1}.
@@ -86,7 +86,7 @@ def log_likelihood(w, X, y, convention="zero_one"):
 
 
 def log_likelihood_gradient(w, X, y, convention="zero_one"):
-    """grad l(w) as a list (lecture 001, "Gradient of l").
+    """grad l(w) as a list ([MATH412], "Gradient of l").
 
     ``convention="zero_one"``: sum_i (y_i - sigma(w'x_i)) x_i;
     ``convention="plus_minus"``: sum_i y_i sigma(-y_i w'x_i) x_i.
@@ -130,7 +130,7 @@ def _warn(message):
 
 
 class LogisticRegression(Classifier):
-    """Binary and multinomial logistic regression with reference class 0 (lectures 001, 003).
+    """Binary and multinomial logistic regression with reference class 0 ([MATH412], [Yan]).
 
     Parameters
     ----------
@@ -153,9 +153,9 @@ class LogisticRegression(Classifier):
         the loss.  "sgd": the C of eta_k = C k^(-power_t), by default 1/L_1 with L_1 the
         smoothness bound of one sample's term.  Ignored by "newton".
     power_t : float in (0, 1], default 0.5
-        The exponent alpha of lecture 001's steps C k^(-alpha) (sgd only).
+        The exponent alpha of [MATH412]'s steps C k^(-alpha) (sgd only).
     fit_intercept : bool, default True
-        Append 1 to every x (lecture 003: X = R^d x {1}).
+        Append 1 to every x ([Yan]: X = R^d x {1}).
     random_state : int or None, default None
         Seed of the sampling of "sgd" (shared SplitMix64 stream).
 

@@ -1,15 +1,15 @@
 """Losses for binary classification as functions of the margin, and the empirical risk.
 
-Lecture 001 ("Classification, plug-in predictors", "Comparing losses", "Perceptron loss")
+[MATH412] ("Classification, plug-in predictors", "Comparing losses", "Perceptron loss")
 writes every loss as ell(a, y) for a real score a = f(x) and a label y in {-1, +1}, and each
 depends on a and y only through the *margin* m = y a:
 
-    0-1 loss          ell(a, y) = 1{y a <= 0}              (lecture 001; 002 "zero-one loss")
-    square loss       ell(a, y) = (1 - y a)^2               (lecture 001, OLS plug-in)
-    logistic loss     ell(a, y) = log(1 + exp(-y a))        (lecture 001, logistic regression)
-    perceptron loss   ell(a, y) = max(-y a, 0)              (lecture 001, perceptron)
-    hinge loss        ell(a, y) = max(1 - y a, 0)           (the soft-margin SVM, lecture 003;
-                                                             002 "surrogate loss functions")
+    0-1 loss          ell(a, y) = 1{y a <= 0}              ([MATH412]; [NN-Notes] "zero-one loss")
+    square loss       ell(a, y) = (1 - y a)^2               ([MATH412], OLS plug-in)
+    logistic loss     ell(a, y) = log(1 + exp(-y a))        ([MATH412], logistic regression)
+    perceptron loss   ell(a, y) = max(-y a, 0)              ([MATH412], perceptron)
+    hinge loss        ell(a, y) = max(1 - y a, 0)           (the soft-margin SVM, [Yan];
+                                                             [NN-Notes] "surrogate loss functions")
 
 Every loss here is called in one of two ways:
 
@@ -19,7 +19,7 @@ Every loss here is called in one of two ways:
 
 A number gives a float; a sequence gives a list (refml_fast: a numpy array).  For a
 classifier's predictions a in {-1, +1}, the 0-1 loss 1{y a <= 0} equals 1{a != y}, the
-loss of lecture 000 eq. (2.1); for other label sets use ``1 - accuracy_score``.
+loss of [Wainwright-L2] eq. (2.1); for other label sets use ``1 - accuracy_score``.
 
 The margin may be +-infinity (the loss is then its limit); NaN is refused.  The logistic
 loss is computed as max(-m, 0) + log1p(exp(-|m|)), which equals log(1 + e^{-m}) and never
@@ -59,7 +59,7 @@ def empirical_risk(loss, a, y=None):
     """The empirical risk (1/n) sum_i loss(a_i, y_i), or (1/n) sum_i loss(m_i) on margins.
 
     ``loss`` is one of the functions above (or any function of a margin, or of a score and
-    a label).  Lecture 001: R_n(f) = (1/n) sum_i ell(f(x_i), y_i).
+    a label).  [MATH412]: R_n(f) = (1/n) sum_i ell(f(x_i), y_i).
     """
     scores = _as_sequence(a, "a")
     n = len(scores)
@@ -131,7 +131,7 @@ def _margin(a, y):
     """m = y a for a label y in {-1, +1}."""
     label = _real(y, "label y")
     if label not in (-1.0, 1.0):
-        raise ValueError(f"label y must be -1 or +1 (margin losses of lecture 001), "
+        raise ValueError(f"label y must be -1 or +1 (margin losses of [MATH412]), "
                          f"got {y!r}")
     return label * _real(a, "score a")
 

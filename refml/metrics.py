@@ -1,4 +1,4 @@
-"""Accuracy and the bias-variance decomposition (lecture 002, section on decompositions)."""
+"""Accuracy and the bias-variance decomposition ([NN-Notes], section on decompositions)."""
 
 from . import _validation as validation
 
@@ -20,7 +20,7 @@ def accuracy_score(y_true, y_pred):
 def bias_variance_decomposition(predictions, targets, optimal):
     """Split the mean squared error of a learning method into noise, bias and variance.
 
-    Lecture 002, "bias-variance decompositions":
+    [NN-Notes], "bias-variance decompositions":
         E_Z E_{x,y} (y - y_Z(x))^2 = E (y - y*(x))^2            noise
                                    + E_x (y*(x) - E_Z y_Z(x))^2   bias (squared)
                                    + E_x E_Z (y_Z(x) - E_Z y_Z(x))^2   variance.

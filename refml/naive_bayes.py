@@ -1,6 +1,6 @@
 """Plug-in classifiers from estimated densities: kernel density classifier and naive Bayes.
 
-Lecture 003 (003_7b0b314a1968f6b8.txt), "Kernel Density Classifier" and "Naive Bayes
+[Yan] ([Yan]), "Kernel Density Classifier" and "Naive Bayes
 Classifier".  Bayes' formula with estimates plugged in:
 
     P_hat(Y = k | X = x) = pi_k f_k(x) / sum_k' pi_k' f_k'(x),   pi_k = n_k / n,
@@ -344,7 +344,7 @@ class NaiveBayes(DensityClassifier):
 class GaussianNB(NaiveBayes):
     """Naive Bayes with Gaussian marginals: NaiveBayes(marginal="gaussian").
 
-    Per-class maximum-likelihood means theta_kj and variances var_kj (divisor n_k, SPEC
+    Per-class maximum-likelihood means theta_kj and variances var_kj (divisor n_k, docs/design.md
     section 6) plus epsilon = var_smoothing * max_j var_j (see ``NaiveBayes``).
     """
 
@@ -355,7 +355,7 @@ class GaussianNB(NaiveBayes):
 
 
 def check_finite_moments(means, variances):
-    """A clear error instead of NaN posteriors (SPEC section 5, numeric extremes): with
+    """A clear error instead of NaN posteriors (docs/design.md section 5, numeric extremes): with
     entries near 1e154 or larger a squared deviation, hence a variance, overflows."""
     for mean_row, variance_row in zip(means, variances):
         for j, (mean, variance) in enumerate(zip(mean_row, variance_row)):

@@ -1,6 +1,6 @@
 """k nearest neighbours: the label most common among the k closest training points.
 
-Lecture 004 ("Introduction to Machine Learning", Lecture 5), section 5.  Given the training
+[IML-L5] ("Introduction to Machine Learning", Lecture 5), section 5.  Given the training
 set D = {x_i, y_i}, i = 1..N, and a metric d:
 
     1-NN (section 5.1):  f_NN(x) = y_{k(x)},  k(x) = argmin_i d(x, x_i);
@@ -11,7 +11,7 @@ Two metrics (section 5.2, "K-NN with different metric"):
     euclidean:    d(x, z)^2 = ||x - z||_2^2 = sum_j (x_j - z_j)^2;
     mahalanobis:  d(x, z)^2 = (x - z)' Sigma^{-1} (x - z),  Sigma the training covariance.
 
-Departure from the print.  Lecture 004 writes the Mahalanobis "distance between x_i and x_j"
+Departure from the print.  [IML-L5] writes the Mahalanobis "distance between x_i and x_j"
 as (x_i - mu_x)' Sigma_x^{-1} (x_i - mu_x): that is the distance of x_i from the mean, and
 x_j does not appear in it.  As a distance between two points it must be
 (x_i - x_j)' Sigma_x^{-1} (x_i - x_j), which is what this module computes (it reduces to the
@@ -20,7 +20,7 @@ print also omits the square root; neighbours are ordered by the quadratic form i
 ``kneighbors`` reports its square root, the distance proper.
 
 Sigma is the maximum-likelihood covariance of the training rows,
-Sigma = (1/N) sum_i (x_i - mu)(x_i - mu)', the 1/N estimate lecture 004 uses in section 4.
+Sigma = (1/N) sum_i (x_i - mu)(x_i - mu)', the 1/N estimate [IML-L5] uses in section 4.
 (Scaling Sigma by N/(N-1) would scale every distance alike and leave the neighbours
 unchanged in exact arithmetic.)  A singular covariance (a constant feature, a feature that
 is a linear combination of others, fewer rows than features) has no inverse: ``fit`` then
@@ -29,7 +29,7 @@ feature is constant (its variance is rounding noise of its mean), when a Cholesk
 not positive, or when L_jj^2 <= 1e-10 Sigma_jj, i.e. feature j is, to ten digits, a linear
 combination of the features before it.
 
-Ties (SPEC.md section 4).  Neighbours are ordered by (squared distance, training index):
+Ties (docs/design.md section 4).  Neighbours are ordered by (squared distance, training index):
 among equal distances the lower training index comes first.  The comparison is between the
 squared distances as computed, sum_j (x_j - z_j)^2 left to right over j (for Mahalanobis,
 sum_j (x_j - z_j) (sum_l P_jl (x_l - z_l)) with P = Sigma^{-1}, both sums left to right):
@@ -51,7 +51,7 @@ UNIT_ROUNDOFF = 2.0 ** -53
 
 
 class KNeighborsClassifier(Classifier):
-    """Majority vote of the k nearest training points (lecture 004, section 5).
+    """Majority vote of the k nearest training points ([IML-L5], section 5).
 
     Parameters
     ----------

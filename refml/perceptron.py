@@ -1,62 +1,62 @@
 """The perceptron (Rosenblatt, 1957) and its mistake bound (Novikoff, 1962).
 
-The model is the linear threshold function of lecture 000, eq. (2.23),
+The model is the linear threshold function of [Wainwright-L2], eq. (2.23),
 
     y_hat(x) = sign(theta'x~),   x~ = [1, x],   theta~ = [theta_0, theta_1, ..., theta_d],
 
-with the bias carried by the augmented x~ of lecture 004, section 3.2 (``fit_intercept``;
-lecture 004 writes theta~ = [-b, w], so ``intercept_`` = theta_0 = -b) and sign(0) = +1
-(lecture 002, "linear classifier": sign(W'x) = 1 when W'x >= 0).
+with the bias carried by the augmented x~ of [IML-L5], section 3.2 (``fit_intercept``;
+[IML-L5] writes theta~ = [-b, w], so ``intercept_`` = theta_0 = -b) and sign(0) = +1
+([NN-Notes], "linear classifier": sign(W'x) = 1 when W'x >= 0).
 
 The rule.  Start from theta^0 = 0.  Point i is a *mistake* when
 
-    y_i theta'x~_i <= 0,                                        (lecture 002, Algorithm 5)
+    y_i theta'x~_i <= 0,                                        ([NN-Notes], Algorithm 5)
 
 and a mistake is corrected by  theta <- theta + gamma_t y_i x~_i.
-Lectures 000 (the set m(theta), section 2.3.4) and 001 ("Perceptron algorithm: separable
+[Wainwright-L2] (the set m(theta), section 2.3.4) and [MATH412] ("Perceptron algorithm: separable
 case") print the strict form y_i theta'x_i < 0; from theta^0 = 0 nothing is then a mistake
-and the algorithm stops at once with theta = 0, so the code follows Algorithm 5 and lecture
-003's set M_beta, which use <= (SPEC.md section 6).
+and the algorithm stops at once with theta = 0, so the code follows Algorithm 5 and [Yan]'s
+set M_beta, which use <= (docs/design.md section 6).
 
 The order in which mistakes are visited (``order``):
 
-- "cyclic": passes over i = 1..n, correcting each mistake on the way (lecture 001, "repeat /
+- "cyclic": passes over i = 1..n, correcting each mistake on the way ([MATH412], "repeat /
   for i = 1...n"); it stops after a pass with no mistake.
-- "batch": lecture 002, Algorithm 5: scan from i = 1, correct the *first* mistake found,
+- "batch": [NN-Notes], Algorithm 5: scan from i = 1, correct the *first* mistake found,
   scan again from i = 1; it stops when a scan finds no mistake.
 - "random": draw i uniformly among the current mistakes m(theta^t), using the shared
-  SplitMix64 stream (``random_state``); it stops when m(theta^t) is empty.  (Lecture 003
-  updates "for a random i" in the set of mistakes; lecture 000 only says pick some i.)
+  SplitMix64 stream (``random_state``); it stops when m(theta^t) is empty.  ([Yan]
+  updates "for a random i" in the set of mistakes; [Wainwright-L2] only says pick some i.)
 
-``max_iter`` counts passes (SPEC.md section 6).  A pass is n points examined: one sweep
+``max_iter`` counts passes (docs/design.md section 6).  A pass is n points examined: one sweep
 i = 1..n for "cyclic"; n examinations for "batch" (a scan ends at its first mistake and the
 next scan starts again at i = 1, so a pass may hold several scans); n draws for "random" (the
 search for m(theta) that finds it empty ends the fit in the pass it falls in).
 
-The step (``schedule``): "constant" is gamma_t = ``learning_rate`` (lecture 001: "in
+The step (``schedule``): "constant" is gamma_t = ``learning_rate`` ([MATH412]: "in
 practice take gamma = 1"; since theta^t is gamma times the gamma = 1 iterate, any constant
 gamma > 0 makes the same mistakes in exact arithmetic, and exactly so in floats when gamma
-is a power of 2).  "decreasing" is lecture 001's non-separable case,
+is a power of 2).  "decreasing" is [MATH412]'s non-separable case,
 
     gamma_t = learning_rate / t,   t = 1, 2, ... the number of points examined so far,
 
-(a visit, a draw, or a point a batch scan checks: lecture 001's "t -> t + 1" once per pair
+(a visit, a draw, or a point a batch scan checks: [MATH412]'s "t -> t + 1" once per pair
 picked), so that sum_t gamma_t = infinity (harmonic series) and sum_t gamma_t^2 =
 learning_rate^2 pi^2 / 6 < infinity: theta then stabilises even when no separator exists.
 
-Relation to the update of lecture 004, theta <- theta + (1/2)(y - y_hat) x~ with
+Relation to the update of [IML-L5], theta <- theta + (1/2)(y - y_hat) x~ with
 y_hat = sign(theta'x~) in {-1, +1}: (1/2)(y - y_hat) is 0 when y_hat = y and y otherwise, so
 it is the update above with gamma = 1 whenever theta'x~ != 0.  At theta'x~ = 0, sign(0) = +1
-makes a point with y = +1 count as correct in lecture 004 (no update) while y theta'x~ = 0 <= 0
+makes a point with y = +1 count as correct in [IML-L5] (no update) while y theta'x~ = 0 <= 0
 is a mistake here (update +x~); for y = -1 both update by -x~.  From theta^0 = 0 this is why
-lecture 004's rule skips the leading +1 points and this one does not.
+[IML-L5]'s rule skips the leading +1 points and this one does not.
 
-Theorem 2.3 (lecture 000; Novikoff's proof in lecture 002): on data separated by theta* with
+Theorem 2.3 ([Wainwright-L2]; Novikoff's proof in [NN-Notes]): on data separated by theta* with
 margin delta = min_i y_i theta*'x_i / ||theta*|| > 0 and R = max_i ||x_i||, the number of
 updates is at most R^2 / delta^2 (``mistake_bound``), for every order and constant step.
-(Lecture 002's proof prints y_t^2 ||x_t^2||^2 = ||x_t^2|| <= R^2; read y_t^2 ||x_t||^2 =
-||x_t||^2 <= R^2.  Lecture 001's decreasing-step slide draws i among *all* points and updates
-only on a mistake; order="random" draws among the mistakes, as lectures 000 and 003 do.)
+([NN-Notes]'s proof prints y_t^2 ||x_t^2||^2 = ||x_t^2|| <= R^2; read y_t^2 ||x_t||^2 =
+||x_t||^2 <= R^2.  [MATH412]'s decreasing-step slide draws i among *all* points and updates
+only on a mistake; order="random" draws among the mistakes, as [Wainwright-L2] and [Yan] do.)
 """
 
 import math
@@ -78,14 +78,14 @@ class Perceptron(Classifier):
     order : "cyclic", "batch" or "random"
         Which mistake is corrected next (see the module docstring).
     learning_rate : float > 0
-        gamma (lecture 001), eta (lecture 003): the constant step, or the scale of the
+        gamma ([MATH412]), eta ([Yan]): the constant step, or the scale of the
         decreasing one.
     schedule : "constant" or "decreasing"
         gamma_t = learning_rate, or gamma_t = learning_rate / t with t the number of points
         examined so far (sum gamma_t = inf, sum gamma_t^2 < inf).
     fit_intercept : bool
-        Learn a bias through x~ = [1, x] (lecture 004); if False the boundary passes
-        through the origin, as in lectures 000 and 002.
+        Learn a bias through x~ = [1, x] ([IML-L5]); if False the boundary passes
+        through the origin, as in [Wainwright-L2] and [NN-Notes].
     max_iter : int >= 1
         The cap on passes over the data (a pass = n points examined).
     random_state : int or None
@@ -201,7 +201,7 @@ def _check_bool(value, name):
 
 
 def is_mistake(theta, x, y):
-    """y theta'x <= 0: a point on the boundary is a mistake (lecture 002, Algorithm 5).
+    """y theta'x <= 0: a point on the boundary is a mistake ([NN-Notes], Algorithm 5).
 
     Written not (y theta'x > 0) so that a NaN margin (inf - inf when theta'x overflows,
     entries near 1e154 or larger) is a mistake too, never a silent "correct"."""
@@ -214,7 +214,7 @@ def step_size(learning_rate, decreasing, t):
 
 
 def update(theta, x, step, trajectory):
-    """theta <- theta + step x in place, step = gamma_t y_i (the greedy update of lecture 002:
+    """theta <- theta + step x in place, step = gamma_t y_i (the greedy update of [NN-Notes]:
     afterwards y_i theta'x_i has grown by gamma_t ||x_i||^2)."""
     for j in range(len(theta)):
         theta[j] += step * x[j]
@@ -223,7 +223,7 @@ def update(theta, x, step, trajectory):
 
 
 def cyclic_passes(rows, y, learning_rate, decreasing, max_iter, trajectory):
-    """Passes over i = 1..n, correcting every mistake met (lecture 001)."""
+    """Passes over i = 1..n, correcting every mistake met ([MATH412])."""
     n = len(rows)
     theta = [0.0] * len(rows[0])
     n_mistakes = t = 0
@@ -242,7 +242,7 @@ def cyclic_passes(rows, y, learning_rate, decreasing, max_iter, trajectory):
 
 
 def batch_passes(rows, y, learning_rate, decreasing, max_iter, trajectory):
-    """Lecture 002, Algorithm 5: correct the first mistake of a scan from i = 1, rescan."""
+    """[NN-Notes], Algorithm 5: correct the first mistake of a scan from i = 1, rescan."""
     n = len(rows)
     theta = [0.0] * len(rows[0])
     n_mistakes = examined = 0
@@ -265,7 +265,7 @@ def batch_passes(rows, y, learning_rate, decreasing, max_iter, trajectory):
 
 
 def random_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, generator):
-    """Lecture 000: pick i uniformly in m(theta^t) (listed by index), until it is empty."""
+    """[Wainwright-L2]: pick i uniformly in m(theta^t) (listed by index), until it is empty."""
     n = len(rows)
     theta = [0.0] * len(rows[0])
     n_mistakes = 0
@@ -284,13 +284,13 @@ def random_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, gene
 
 
 def mistake_bound(X, y, theta=None, fit_intercept=True):
-    """R^2 / delta^2: Theorem 2.3's cap on the perceptron's mistakes (lecture 000).
+    """R^2 / delta^2: Theorem 2.3's cap on the perceptron's mistakes ([Wainwright-L2]).
 
     R = max_i ||x_i||_2 (eq. 2.24) and delta = min_i y_i theta'x_i / ||theta||_2 (eq. 2.25),
     the margin of the separator ``theta``; with ``fit_intercept`` the rows are the augmented
     x~_i = [1, x_i] and theta = [theta_0, theta_1..d], matching a Perceptron fitted with
     its default fit_intercept=True (the same default here, so that both describe one
-    model; fit_intercept=False is lecture 000's form, rows x_i and theta through the
+    model; fit_intercept=False is [Wainwright-L2]'s form, rows x_i and theta through the
     origin).  Labels map classes_[0] -> -1, classes_[1] -> +1.
 
     When ``theta`` is None the separator is the maximum-margin one, the hard-margin SVM

@@ -1,14 +1,14 @@
 """Linear separability decided by linear programming, exactly.
 
-Lecture 002, "linearly separable data": Z = {(x_i, y_i)} is linearly separable when some W*
+[NN-Notes], "linearly separable data": Z = {(x_i, y_i)} is linearly separable when some W*
 has y_i W*'x_i > 0 for every i; scaling W* turns this into the system
 
-    y_i W*'x_i >= 1        (i = 1..n)                                  (lecture 002)
+    y_i W*'x_i >= 1        (i = 1..n)                                  ([NN-Notes])
 
 a linear program with no objective ("linear programming": max <u, w> s.t. A w >= v, here
-u = 0, A_i = y_i x_i, v = 1).  Lecture 003, "Linearly separable data", allows a bias,
+u = 0, A_i = y_i x_i, v = 1).  [Yan], "Linearly separable data", allows a bias,
 y_i (x_i'beta + beta_0) > 0, and merges it into beta by adding a 1 to every x_i.  This module
-does the same with the project's augmented rows (lecture 004, as in ``refml.perceptron``):
+does the same with the project's augmented rows ([IML-L5], as in ``refml.perceptron``):
 
     x~_i = [1, x_i],   w~ = [beta_0, beta_1, ..., beta_d],   A_i = y_i x~_i,
 
@@ -155,7 +155,7 @@ def bland_entering(cost):
 
 def bland_leaving(tableau, entering):
     """The row of minimum ratio rhs_r / T_rj over T_rj > 0; ties to the lowest basic index."""
-    best = None
+    best, best_ratio = None, 0.0
     for r, row in enumerate(tableau["rows"]):
         if row[entering] > 0:
             ratio = row[-1] / row[entering]

@@ -1,6 +1,6 @@
-"""Projected stochastic gradient descent with Polyak-Ruppert averaging (lecture 001, section 5).
+"""Projected stochastic gradient descent with Polyak-Ruppert averaging ([MATH412], section 5).
 
-Lecture 001, Algorithm 1, for a convex f on a closed convex set D and a stochastic gradient
+[MATH412], Algorithm 1, for a convex f on a closed convex set D and a stochastic gradient
 G with E[G(theta)] = grad f(theta):
 
     1: initialise theta_0
@@ -13,7 +13,7 @@ with steps gamma_k = C k^(-alpha), 0 < alpha < 1 (here ``step`` = C, ``power`` =
 D is the ball {||theta||_2 <= radius}, whose projection is theta * min(1, radius/||theta||)
 (``radius=None``: D = R^p, no projection).  theta_0 is projected too (unchanged if in D).
 
-Theorem (SGD convergence rate, lecture 001): for f convex, differentiable and B-Lipschitz
+Theorem (SGD convergence rate, [MATH412]): for f convex, differentiable and B-Lipschitz
 on D, a stochastic gradient with ||G(theta)||_2 <= B almost surely, and gamma_k =
 (D/B) / sqrt(k), i.e. ``step=radius/B, power=0.5``,
 
@@ -45,7 +45,7 @@ theta_last : theta_{n-1}, the last iterate.
 
 def projected_sgd(stochastic_gradient, theta0, n_steps, *, step=1.0, power=0.5, radius=None,
                   average=True, random_state=None):
-    """Lecture 001, Algorithm 1: projected SGD, returning the averaged and the last iterate.
+    """[MATH412], Algorithm 1: projected SGD, returning the averaged and the last iterate.
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
 """Support vector machines: the optimal separating hyperplane, hard and soft margin.
 
-Lecture 003, "optimal separating hyperplane" to "Dual problem: non-separable data".  For
+[Yan], "optimal separating hyperplane" to "Dual problem: non-separable data".  For
 y_i in {-1, +1} (classes_[0] -> -1, classes_[1] -> +1):
 
     (P)  min_{beta, beta_0, xi}  1/2 ||beta||^2 + C sum_i xi_i
@@ -21,7 +21,7 @@ lecture's "any support vector" is the hard-margin case, where every support vect
 margin; with C < inf a support vector with alpha_i = C may sit inside the margin, and only
 those with alpha_i < C are on it).  If no multiplier is strictly inside (0, C), beta_0 is the
 midpoint of the interval the KKT conditions leave for it.  ``margin_`` = 1/||beta||: the
-distance from the hyperplane to the margin (lecture 003: M = 1/||beta|| when the problem is
+distance from the hyperplane to the margin ([Yan]: M = 1/||beta|| when the problem is
 rescaled to min ||beta||^2 s.t. y_i(...) >= 1).  For the kernels, beta lives in feature space:
 ||beta||^2 = sum_ij alpha_i alpha_j y_i y_j K_ij, and there is no ``coef_``.
 
@@ -65,7 +65,6 @@ Predictions: f(x) >= 0 -> classes_[1] (sign(0) = +1, as for the perceptron).
 
 import math
 
-from . import _linalg as linalg
 from . import _smo
 from . import _validation as validation
 from ._smo import exact_max_margin
@@ -73,7 +72,7 @@ from .base import Classifier, warn_not_converged
 
 
 class SVC(Classifier):
-    """Binary support vector classifier by the dual and SMO (lecture 003).
+    """Binary support vector classifier by the dual and SMO ([Yan]).
 
     Parameters
     ----------
@@ -306,7 +305,7 @@ def intercept(alpha, y, scores, C):
 
 
 def kkt_violations(alpha, y, margins, C):
-    """The four KKT conditions of lecture 003 measured at (alpha, beta, beta_0, xi)."""
+    """The four KKT conditions of [Yan] measured at (alpha, beta, beta_0, xi)."""
     primal = dual = slackness = balance = 0.0
     for i in range(len(y)):
         g, a = margins[i], alpha[i]
@@ -345,7 +344,7 @@ def max_margin_separator(X, y, fit_intercept=False, tol=1e-6, max_iter=100_000):
     """theta maximising min_i y_i theta'r_i / ||theta|| over the rows r_i = x_i, or
     r_i = x~_i = [1, x_i] with ``fit_intercept`` (theta = [theta_0, theta_1..d]).
 
-    This is the delta of Theorem 2.3 (lecture 000) at its largest, so R^2/delta^2 at its
+    This is the delta of Theorem 2.3 ([Wainwright-L2]) at its largest, so R^2/delta^2 at its
     smallest.  It is the hard-margin SVM *without* a free bias on the rows r_i, obtained from
     the ordinary SVM on the data mirrored through the origin, {(r_i, y_i)} and
     {(-r_i, -y_i)}: a bias b there needs y_i theta'r_i >= 1 + |b|, so the optimum has b = 0

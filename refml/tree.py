@@ -1,4 +1,4 @@
-"""Classification trees (CART), as in lecture 003 (Yan), "Classification tree" to "Insights".
+"""Classification trees (CART), as in [Yan] (Yan), "Classification tree" to "Insights".
 
 The feature space is partitioned recursively into rectangles by binary splits X_j <= t,
 each chosen to minimise the impurity |R1|/|R| gamma(R1) + |R2|/|R| gamma(R2) (Gini or
@@ -28,7 +28,7 @@ class DecisionTreeClassifier(WeightedClassifier):
     Parameters
     ----------
     criterion : "gini" or "entropy"
-        gamma(R) = sum_k p_k (1 - p_k) or -sum_k p_k log p_k (lecture 003, "Impurity function").
+        gamma(R) = sum_k p_k (1 - p_k) or -sum_k p_k log p_k ([Yan], "Impurity function").
     max_depth : int >= 1 or None
         A node at this depth (the root has depth 0) is a leaf.  None: no limit.
     min_samples_split : int >= 2
@@ -67,8 +67,9 @@ class DecisionTreeClassifier(WeightedClassifier):
     impurity by nothing: on XOR data the first split gains nothing and the next ones
     everything, and the lecture's fully grown tree must fit its training data.
 
-    Ties (SPEC section 4): features in column order, thresholds ascending, replacement only
-    on strict improvement; thresholds are midpoints between consecutive distinct values.
+    Ties (docs/design.md section 4): features in column order, thresholds ascending,
+    replacement only on strict improvement; thresholds are midpoints between consecutive
+    distinct values.
     Leaf votes: the largest weighted class total, ties to the first class in ``classes_``.
 
     ``fit(X, y, sample_weight)``: rows of weight 0 are removed before growing (their values

@@ -5,7 +5,9 @@ identical to refml's (see conformance/).  Results are numpy arrays.
 """
 
 from refml._names import lazy_exports
-from refml.base import ConvergenceWarning, NotFittedError, clone
+from refml.base import ConvergenceWarning as ConvergenceWarning
+from refml.base import NotFittedError as NotFittedError
+from refml.base import clone as clone
 
 __version__ = "0.1.0"
 

@@ -1,4 +1,4 @@
-"""numpy conversion with refml's validation rules and messages (SPEC.md section 5).
+"""numpy conversion with refml's validation rules and messages (docs/design.md section 5).
 
 Numeric numpy arrays are checked with numpy; anything else (lists, object arrays, strings)
 goes through ``refml._validation.as_matrix`` first, so both packages raise the same

@@ -1,4 +1,4 @@
-"""All Numba options in one place (STYLE.md rule 5).
+"""All Numba options in one place (docs/style.md rule 5).
 
 Kernels are compiled lazily on first call, with strict IEEE arithmetic (never ``fastmath``)
 so that they reproduce refml's floats.  ``cache=True`` keeps compiled kernels on disk

@@ -1,6 +1,6 @@
 """A bounded max-heap of (key, index) pairs as Numba kernels: the k best neighbours.
 
-Pairs are ordered by key, then by index (SPEC.md section 4: among equal distances the lower
+Pairs are ordered by key, then by index (docs/design.md section 4: among equal distances the lower
 training index comes first); the heap keeps the ``len(keys)`` smallest pairs offered, with
 the worst of them at position 0, so that a new pair costs O(log k).
 """
@@ -11,7 +11,7 @@ from ._config import kernel
 @kernel
 def worse(key_a, id_a, key_b, id_b):
     """(key_a, id_a) comes after (key_b, id_b): a larger key, or an equal key and a larger
-    training index (SPEC section 4: the lower index first)."""
+    training index (docs/design.md section 4: the lower index first)."""
     return key_a > key_b or (key_a == key_b and id_a > id_b)
 
 

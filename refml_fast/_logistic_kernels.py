@@ -168,7 +168,7 @@ def solve_dropping_dependent(A, b, tolerance, x):
 @kernel
 def sgd_epoch(X, codes, theta, total, k, learning_rate, power_t, n_free, fit_intercept,
               alpha, state):
-    """n steps of lecture 001's Algorithm 1 without projection; returns the new k."""
+    """n steps of [MATH412]'s Algorithm 1 without projection; returns the new k."""
     n, d = X.shape
     p = d + (1 if fit_intercept else 0)
     x_tilde = np.empty(p)
@@ -316,7 +316,7 @@ def argmax_codes(Z, codes):
 
 
 # ----------------------------------------------------------------------------------------
-# The public functions of lecture 001 (sum form, no intercept).
+# The public functions of [MATH412] (sum form, no intercept).
 
 
 @kernel

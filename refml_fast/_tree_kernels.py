@@ -74,8 +74,8 @@ def midpoint(a, b):
 
 
 @kernel
-def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost, scratch,
-                 best_counts):
+def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost,  # noqa: C901
+                 scratch, best_counts):
     """Every threshold of one feature on one node, ascending; strict improvement only.
 
     ``rows``/``ranks``: the node's segment of the feature's row ids and their ranks.  ``scratch`` (4, K): class

@@ -9,8 +9,12 @@ import numpy as np
 
 from refml import _bandwidth
 from refml import density as reference
-from refml._bandwidth import (histogram_amise, histogram_optimal_bandwidth, kde_amise,
-                              kde_optimal_bandwidth)
+from refml._bandwidth import (
+    histogram_amise,
+    histogram_optimal_bandwidth,
+    kde_amise,
+    kde_optimal_bandwidth,
+)
 from refml.density import histogram_cv_risk, silverman_bandwidth
 
 from . import _kernels

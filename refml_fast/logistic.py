@@ -17,10 +17,9 @@ from refml import _logistic_solvers as solvers
 from refml import _validation as validation
 from refml import logistic as reference
 
-from . import _arrays
+from . import _arrays, _random
 from . import _logistic_binary as binary
 from . import _logistic_kernels as kernels
-from . import _random
 from .base import FastMixin
 from .least_squares import LeastSquaresClassifier
 

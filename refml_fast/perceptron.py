@@ -23,7 +23,6 @@ from ._config import kernel
 from .base import FastMixin
 
 
-
 class Perceptron(FastMixin, reference.Perceptron):
     __doc__ = reference.Perceptron.__doc__
 

@@ -24,8 +24,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from refml import separability as reference
 from refml import _validation as validation
+from refml import separability as reference
 
 from . import _arrays
 from ._config import kernel

@@ -1,4 +1,4 @@
-"""Projected SGD (lecture 001, Algorithm 1) with numpy vectors (see refml.sgd).
+"""Projected SGD ([MATH412], Algorithm 1) with numpy vectors (see refml.sgd).
 
 The stochastic gradient is a Python callable, which no kernel can call, so there is no
 hot core to compile: this runs refml's loop unchanged (the same floats, the same random

@@ -2,7 +2,7 @@
 
 Each entry: public name -> (factory(lib) building a default instance, binary_only).
 An entry whose class a package does not have yet is left out for that package, so the
-registry can list the whole SPEC; ``available(lib)`` gives what is there.
+registry can list every public estimator; ``available(lib)`` gives what is there.
 """
 
 

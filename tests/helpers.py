@@ -21,6 +21,6 @@ def run_python(code, check=True, **environment):
 
 def compiled_and_plain(code):
     """The output of ``code`` with the Numba kernels compiled, and run as plain Python
-    (NUMBA_DISABLE_JIT=1, STYLE.md rule 8)."""
+    (NUMBA_DISABLE_JIT=1, docs/style.md rule 8)."""
     return (run_python(code, NUMBA_DISABLE_JIT="0").stdout,
             run_python(code, NUMBA_DISABLE_JIT="1").stdout)

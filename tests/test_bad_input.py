@@ -1,4 +1,4 @@
-"""SPEC.md section 5, row by row, for every classifier of both packages.
+"""docs/design.md section 5, row by row, for every classifier of both packages.
 
 Each row feeds one kind of bad input to ``fit`` or ``predict`` and checks the exception type
 and the words of its message; the last tests check that nothing is mutated, nothing is
@@ -13,6 +13,7 @@ import warnings
 import pytest
 
 from tests.estimators import REGISTRY, data_for
+
 
 def _cases():
     """(package, name) for every registered classifier each package has (refml_fast's
@@ -141,7 +142,8 @@ def test_params_repr_and_clone(case):
 
 @pytest.mark.parametrize("scale", [1e300, 1e-300, 1e150])
 def test_numeric_extremes_fit_or_fail_clearly(case, scale):
-    """SPEC section 5, last row: no overflow crash, no NaN: a stable answer or a clear error."""
+    """docs/design.md section 5, extremes: no overflow crash, no NaN: a stable answer or a
+    clear error."""
     import math
 
     estimator, X, y = case

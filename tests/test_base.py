@@ -4,8 +4,14 @@ import pickle
 
 import pytest
 
-from refml.base import (BaseEstimator, Classifier, ConvergenceWarning, NotFittedError, clone,
-                        warn_not_converged)
+from refml.base import (
+    BaseEstimator,
+    Classifier,
+    ConvergenceWarning,
+    NotFittedError,
+    clone,
+    warn_not_converged,
+)
 
 
 class MajorityClassifier(Classifier):

@@ -181,7 +181,7 @@ def test_theorem_2_2_as_printed_is_false_and_the_proved_form_holds(lib):
     assert lib.risk(exact, d) - lib.risk(bayes, d) == 0.0
 
 
-# --- a general loss (lecture 003) -----------------------------------------------------------
+# --- a general loss ([Yan]) -----------------------------------------------------------
 
 SIGN_POINTS = [[0.0], [1.0], [2.0]]
 SIGN_TABLE = [[0.2, 0.1], [0.15, 0.15], [0.05, 0.35]]

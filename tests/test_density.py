@@ -242,7 +242,7 @@ def test_histogram_optimal_bandwidth_minimises_the_amise():
     grid = [h_star * (1 + k / 1000) for k in range(-300, 301)]
     best = min(grid, key=lambda h: histogram_amise(h, n, roughness))
     assert math.isclose(best, h_star, rel_tol=2e-3)
-    # MISE(h*) = C n^(-2/3), C = (3/4)^(2/3) (int f'^2)^(1/3)  (lecture 003, Theorem 2.5)
+    # MISE(h*) = C n^(-2/3), C = (3/4)^(2/3) (int f'^2)^(1/3)  ([Yan], Theorem 2.5)
     assert math.isclose(histogram_amise(h_star, n, roughness),
                         (3 / 4) ** (2 / 3) * roughness ** (1 / 3) / n ** (2 / 3), rel_tol=1e-12)
 
@@ -329,7 +329,7 @@ def test_kde_cv_risk_rejects_bad_input(lib):
 
 
 # ----------------------------------------------------------------------------------------
-# SPEC section 5 for the two density estimators (the classifiers are in test_bad_input.py).
+# docs/design.md section 5 for the two density estimators (the classifiers: test_bad_input.py).
 
 BAD_FIT = [
     ("NaN", [[float("nan"), 1.0], [0.0, 1.0]], ValueError, "NaN"),

@@ -13,6 +13,7 @@ from refml._random import Generator
 from refml.base import BaseEstimator
 from tests.helpers import as_list, compiled_and_plain, run_python
 
+
 # Two overlapping 2-D classes (every bootstrap of 24 rows holds both, trees disagree).
 def _blobs(n, seed):
     rng = Generator(seed)
@@ -426,7 +427,7 @@ def test_members_of_either_package_in_ensembles_of_either_package_vote_alike(mem
 
 @pytest.mark.fast
 def test_kernels_run_as_plain_python_with_the_same_result():
-    """NUMBA_DISABLE_JIT=1 runs the kernel bodies as Python (coverage, STYLE.md rule 8)."""
+    """NUMBA_DISABLE_JIT=1 runs the kernel bodies as Python (coverage, docs/style.md rule 8)."""
     code = ("import refml_fast\n"
             "from tests.test_ensemble import BLOB_X, BLOB_Y, QUERY\n"
             "f = refml_fast.RandomForestClassifier(n_estimators=3, random_state=2, n_jobs=2)\n"

@@ -123,7 +123,7 @@ def test_unknown_convention_is_named(lib):
 def test_newton_solves_the_score_equations(lib):
     model = lib.LogisticRegression(tol=1e-12).fit(OVERLAP_X, OVERLAP_Y)
     assert model.converged_ and model.n_iter_ <= 10
-    # lecture 001: grad l(w) = sum_i (y_i - sigma(w'x_i)) x_i = 0 at the MLE (with x~ = [x, 1]).
+    # [MATH412]: grad l(w) = sum_i (y_i - sigma(w'x_i)) x_i = 0 at the MLE (with x~ = [x, 1]).
     gradient = as_list(lib.log_likelihood_gradient(theta_of(model), augmented(OVERLAP_X),
                                                    OVERLAP_Y))
     assert max(abs(g) for g in gradient) < 1e-10
@@ -232,7 +232,7 @@ def test_multinomial_shapes_and_reference_class(lib):
     scores = [as_list(r) for r in as_list(model.decision_function(THREE_X))]
     for p, z in zip(proba, scores):
         assert z[0] == 0.0 and math.isclose(sum(p), 1.0, rel_tol=1e-14)
-        # lecture 003: log P(Y = k | x) / P(Y = 0 | x) = beta_k'x~
+        # [Yan]: log P(Y = k | x) / P(Y = 0 | x) = beta_k'x~
         for k in (1, 2):
             assert math.isclose(math.log(p[k] / p[0]), z[k], rel_tol=1e-9, abs_tol=1e-12)
     labels = as_list(model.predict(THREE_X))
@@ -489,7 +489,7 @@ def test_newton_step_reuses_the_objectives_weights_only_at_the_same_theta():
 
 @pytest.mark.fast
 def test_kernels_run_as_plain_python_with_the_same_result():
-    """NUMBA_DISABLE_JIT=1 runs every logistic kernel body as Python (STYLE.md rule 8): the
+    """NUMBA_DISABLE_JIT=1 runs every logistic kernel body as Python (docs/style.md rule 8): the
     binary and multiclass fits of every solver give the same floats as the compiled run."""
     code = ("import warnings; warnings.simplefilter('ignore')\n"
             "import numpy as np, refml_fast\n"

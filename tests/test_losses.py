@@ -1,4 +1,4 @@
-"""The margin losses of lecture 001 and the empirical risk, in both packages."""
+"""The margin losses of [MATH412] and the empirical risk, in both packages."""
 
 import math
 
@@ -53,14 +53,14 @@ def test_score_and_label_form_equals_the_margin_form(lib, name):
 
 
 def test_zero_one_loss_of_labels_is_the_disagreement_indicator(lib):
-    # lecture 001: for a, y in {-1, +1}, 1{a y <= 0} = 1{a != y}
+    # [MATH412]: for a, y in {-1, +1}, 1{a y <= 0} = 1{a != y}
     for a in (-1, 1):
         for y in (-1, 1):
             assert lib.zero_one_loss(a, y) == (1.0 if a != y else 0.0)
 
 
 def test_surrogates_upper_bound_the_zero_one_loss(lib):
-    # lecture 001 "Comparing losses": hinge, square and logistic / log 2 lie above 1{m <= 0}
+    # [MATH412] "Comparing losses": hinge, square and logistic / log 2 lie above 1{m <= 0}
     for i in range(-400, 401):
         m = i / 100
         zero_one = lib.zero_one_loss(m)

@@ -180,7 +180,7 @@ def test_every_feature_constant(lib):
 
 
 def test_overflowing_variances_raise_instead_of_nan_probabilities(lib):
-    # SPEC section 5, numeric extremes: (1e300)^2 overflows, and inf / inf used to give NaN
+    # docs/design.md section 5, extremes: (1e300)^2 overflows, and inf / inf used to give NaN
     # posteriors and a silent prediction of classes_[0].
     X = [[1e300, 0.0], [-1e300, 1.0], [1e300, 2.0], [-1e300, 3.0]]
     for model in (lib.GaussianNB(), lib.NaiveBayes()):

@@ -1,4 +1,4 @@
-"""k nearest neighbours (lecture 004, section 5) in both packages.
+"""k nearest neighbours ([IML-L5], section 5) in both packages.
 
 Every expected value below is worked out by hand from the data, never by the code under test.
 """
@@ -10,7 +10,7 @@ import pytest
 from tests.helpers import as_list
 
 # Two points at distance 1 from the query on either side: a distance tie, which the lower
-# training index wins (SPEC section 4) although its label is not the first class.
+# training index wins (docs/design.md section 4) although its label is not the first class.
 TIE_X, TIE_Y = [[1.0], [-1.0], [3.0]], ["b", "a", "a"]
 # Exact duplicate rows with different labels: the lower index wins again.
 DUP_X, DUP_Y = [[0.0], [0.0], [2.0]], ["b", "a", "a"]

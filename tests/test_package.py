@@ -8,7 +8,7 @@ import pytest
 
 from refml._names import PUBLIC_NAMES
 
-# Every chapter of SPEC section 6: each public name must exist in both packages.
+# Every chapter of docs/design.md section 6: each public name must exist in both packages.
 LANDED = list(PUBLIC_NAMES)
 
 
@@ -67,7 +67,7 @@ def test_tour_runs_every_section_on_refml():
     from refml.tour import SECTIONS
 
     out = _tour()
-    assert f"refml tour on refml: {len(SECTIONS)} sections" in out
+    assert f"refml tour on refml: {len(SECTIONS)} section(s)" in out
     assert "R^2/delta^2" in out and "Bayes risk" in out
 
 
@@ -75,4 +75,4 @@ def test_tour_runs_every_section_on_refml():
 def test_tour_runs_every_section_on_refml_fast():
     from refml.tour import SECTIONS
 
-    assert f"refml tour on refml_fast: {len(SECTIONS)} sections" in _tour("--fast")
+    assert f"refml tour on refml_fast: {len(SECTIONS)} section(s)" in _tour("--fast")

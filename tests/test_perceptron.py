@@ -21,7 +21,7 @@ THREE_BATCH = [[0, 0], [1, 0], [-1, 1], [0, 1], [1, 1], [-1, 2], [0, 2], [1, 2],
 
 # One feature and a bias: x = 0 is class 0, x = 2 is class 1.  By hand, on x~ = [1, x]:
 # [0, 0] -> [-1, 0] (x = 0 at f = 0) -> [0, 2] (x = 2 at f = -1) -> [-1, 2] (x = 0 at
-# f = 0); then a clean pass.  The boundary is 2x - 1 = 0 (lecture 004: w = 2, b = 1).
+# f = 0); then a clean pass.  The boundary is 2x - 1 = 0 ([IML-L5]: w = 2, b = 1).
 LINE_X = [[0.0], [2.0]]
 LINE_Y = [0, 1]
 
@@ -91,8 +91,8 @@ def test_random_order_draws_uniformly_from_the_shared_stream(lib):
 
 
 def test_theta_zero_is_a_mistake_so_the_first_point_updates(lib):
-    # The strict form y theta'x < 0 (lectures 000, 001) would stop at once with theta = 0;
-    # lecture 004's (1/2)(y - y_hat) with sign(0) = +1 would skip a first y = +1 point.
+    # The strict form y theta'x < 0 ([Wainwright-L2], [MATH412]) would stop at once with theta = 0;
+    # [IML-L5]'s (1/2)(y - y_hat) with sign(0) = +1 would skip a first y = +1 point.
     model = lib.Perceptron(fit_intercept=False, store_trajectory=True).fit(THREE_X, THREE_Y)
     assert rows(model.trajectory_)[1] == [1.0, 0.0]
 

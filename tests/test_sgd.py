@@ -1,4 +1,4 @@
-"""projected_sgd (refml.sgd / refml_fast.sgd): lecture 001's Algorithm 1 traced by hand, the
+"""projected_sgd (refml.sgd / refml_fast.sgd): [MATH412]'s Algorithm 1 traced by hand, the
 projection, the averaging, the seed, the rate theorem on a linear objective (and the slip in
 its printed assumption)."""
 

@@ -83,11 +83,13 @@ def test_bayes_rule_meets_the_api_checks_that_apply(lib_name):
     import pickle
 
     from sklearn.base import clone
-    from sklearn.utils.estimator_checks import (check_estimator_repr,
-                                                check_get_params_invariance,
-                                                check_no_attributes_set_in_init,
-                                                check_parameters_default_constructible,
-                                                check_set_params)
+    from sklearn.utils.estimator_checks import (
+        check_estimator_repr,
+        check_get_params_invariance,
+        check_no_attributes_set_in_init,
+        check_parameters_default_constructible,
+        check_set_params,
+    )
 
     model = REGISTRY["BayesClassifier"][0](importlib.import_module(lib_name))
     for check in (check_estimator_repr, check_get_params_invariance, check_set_params,

@@ -288,7 +288,7 @@ def test_both_packages_build_identical_trees(params):
 
 @pytest.mark.fast
 def test_kernels_run_as_plain_python_with_the_same_result():
-    """NUMBA_DISABLE_JIT=1 runs the kernel bodies as Python (coverage, STYLE.md rule 8)."""
+    """NUMBA_DISABLE_JIT=1 runs the kernel bodies as Python (coverage, docs/style.md rule 8)."""
     code = ("import refml_fast\n"
             "from refml._random import Generator\n"
             "from tests.test_tree import random_data, tree_lists\n"

@@ -1,7 +1,7 @@
 """The shared validation module, and refml_fast's numpy converter against it.
 
 Every bad input must give the same exception type and message from both converters
-(SPEC section 5); good input must come out unchanged in value and never be mutated.
+(docs/design.md section 5); good input must come out unchanged in value and never be mutated.
 """
 
 import math
@@ -57,6 +57,7 @@ def test_fast_converter_rejects_lists_identically(case):
     "ragged", "complex", "string element", "dict element")], ids=lambda c: c[0])
 def test_fast_converter_rejects_numeric_arrays_identically(case):
     import numpy as np
+
     from refml_fast import _arrays
 
     _, X, exception, words = case
@@ -71,6 +72,7 @@ def test_fast_converter_rejects_numeric_arrays_identically(case):
 @pytest.mark.fast
 def test_fast_converter_complex_array_is_refused_as_scikit_learn_words_it():
     import numpy as np
+
     from refml_fast import _arrays
 
     with pytest.raises(ValueError, match="Complex data not supported"):
@@ -115,6 +117,7 @@ def test_lists_of_numpy_rows_and_scalars_are_ordinary_data():
 @pytest.mark.fast
 def test_fast_converter_leaves_arrays_untouched():
     import numpy as np
+
     from refml_fast import _arrays
 
     X = np.asfortranarray(np.arange(6, dtype=np.int32).reshape(3, 2))

@@ -1,4 +1,4 @@
-"""SPEC.md section 8, ``adaboost``: 100 decision stumps on 50,000 x 20, two classes; predict.
+"""docs/design.md section 8, ``adaboost``: 100 decision stumps on 50,000 x 20, two classes; predict.
 
 Data: Gaussian features; the label is the sign of a noisy sum of three features and one
 interaction, so single stumps are weak and boosting keeps finding new ones for 100 rounds.

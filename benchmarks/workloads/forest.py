@@ -1,4 +1,5 @@
-"""SPEC.md section 8, ``forest``: 100 trees on 20,000 x 20, 3 classes, both cores; predict 5,000.
+"""Workload ``forest`` (docs/design.md section 8): 100 trees on 20,000 x 20, 3 classes, both
+cores; predict 5,000.
 
 Data: the ``tree`` workload's distribution (Gaussian features; the class a noisy score of
 two linear terms and one interaction cut at two levels), 20,000 training rows and 5,000

@@ -1,4 +1,4 @@
-"""SPEC.md section 8, ``gnb``: GaussianNB fit + predict, 100,000 x 50, 5 classes.
+"""docs/design.md section 8, ``gnb``: GaussianNB fit + predict, 100,000 x 50, 5 classes.
 
 Data: five Gaussian classes with random means and random per-feature scales (the naive
 Bayes model: independent features within a class), labels 0..4 as an int64 array; both

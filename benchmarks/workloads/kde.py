@@ -1,4 +1,4 @@
-"""SPEC.md section 8, ``kde1`` / ``kde5``: Gaussian KDE, 20,000 points evaluated at 20,000
+"""docs/design.md section 8, ``kde1`` / ``kde5``: Gaussian KDE, 20,000 points evaluated at 20,000
 points, d = 1 and d = 5, exact.
 
 Data: training points and query points drawn from N(0, I_d) (seeded).  Both sides fit the

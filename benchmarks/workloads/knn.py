@@ -1,4 +1,4 @@
-"""SPEC.md section 8, ``knn``: 5-NN, fit 20,000 x 32 (5 classes), predict 5,000 rows.
+"""docs/design.md section 8, ``knn``: 5-NN, fit 20,000 x 32 (5 classes), predict 5,000 rows.
 
 Data: five Gaussian clusters in 32 dimensions (centres N(0, I), spread 2 I: the classes
 overlap, so the vote matters), labels 0..4 as int64.

@@ -1,4 +1,5 @@
-"""SPEC.md section 8, ``lda``: LinearDiscriminantAnalysis fit + predict, 100,000 x 50, 5 classes.
+"""Workload ``lda`` (docs/design.md section 8): LinearDiscriminantAnalysis fit + predict,
+100,000 x 50, 5 classes.
 
 Data: five Gaussian classes with random means and one shared random covariance (the LDA
 model), labels 0..4 as an int64 array.

@@ -1,4 +1,4 @@
-"""SPEC.md section 8, ``logreg``: binary logistic regression to convergence, 100,000 x 50.
+"""docs/design.md section 8, ``logreg``: binary logistic regression to convergence, 100,000 x 50.
 
 Data: standard Gaussian features and labels drawn from a logistic model (random w with
 ||w|| about 2, intercept 0.3), so the classes overlap and the maximum-likelihood estimate

@@ -1,4 +1,4 @@
-"""SPEC.md section 8, ``perceptron``: 10 cyclic epochs over 100,000 x 50, then predict.
+"""docs/design.md section 8, ``perceptron``: 10 cyclic epochs over 100,000 x 50, then predict.
 
 Data: Gaussian features, labels from a random linear rule (with a bias) with 10% of them
 flipped, so the data are not separable and both estimators run all 10 epochs (a perceptron

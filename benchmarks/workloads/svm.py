@@ -1,4 +1,4 @@
-"""SPEC.md section 8, ``svm``: linear soft-margin SVM, C = 1, fit 5,000 x 20, then predict.
+"""docs/design.md section 8, ``svm``: linear soft-margin SVM, C = 1, fit 5,000 x 20, then predict.
 
 Data: Gaussian features, labels from a random unit-norm linear rule plus Gaussian noise of
 standard deviation 0.5 on the score, so the classes overlap (about 14% of the points sit on

@@ -1,4 +1,5 @@
-"""SPEC.md section 8, ``tree``: a depth-10 Gini tree on 100,000 x 20, 3 classes, then predict.
+"""Workload ``tree`` (docs/design.md section 8): a depth-10 Gini tree on 100,000 x 20,
+3 classes, then predict.
 
 Data: Gaussian features; the class is a noisy score (two linear terms, one interaction)
 cut at two levels, so the tree keeps finding useful splits down to depth 10 and almost all

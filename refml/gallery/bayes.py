@@ -18,7 +18,7 @@ def pass_fail_bayes(plt, lib):
     figure.colorbar(shade, ax=ax, label=r"$\eta(x) = P(Y = +1 \mid X = x)$")
     tau = example.bayes_threshold
     ax.plot([0.0, tau], [tau, 0.0], color="black", linewidth=2.5,
-            label=rf"Bayes boundary $x_1 + x_2 = 7 - \log 2$ ($\eta = 1/2$)")
+            label=r"Bayes boundary $x_1 + x_2 = 7 - \log 2$ ($\eta = 1/2$)")
     scatter(ax, X, y, classes=[-1, 1], names=["fail (Y = -1)", "pass (Y = +1)"], size=14)
     ax.set_xlim(*LIMITS)
     ax.set_ylim(*LIMITS)

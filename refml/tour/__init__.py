@@ -8,13 +8,13 @@ SECTIONS lists them in lecture order.
 import importlib
 
 SECTIONS = [
-    "pass_fail",            # lecture 000: Bayes rule, Bayes risk, plug-in
-    "perceptron",           # lectures 000, 001, 002, 004: perceptron and its mistake bound
-    "nearest_neighbors",    # lecture 004: 1-NN against the Bayes risk (Cover-Hart)
-    "gaussian_pictures",    # lecture 004: the four Gaussian cases, LDA/QDA/logistic/LS/1-NN
-    "max_margin",           # lecture 003: separability, hard and soft margin SVM
-    "densities",            # lecture 003: histogram, KDE, bandwidths, density classifiers
-    "trees_ensembles",      # lecture 003: CART, bagging, random forests, AdaBoost
+    "pass_fail",            # [Wainwright-L2]: Bayes rule, Bayes risk, plug-in
+    "perceptron",           # [Wainwright-L2], [MATH412], [NN-Notes], [IML-L5]: the perceptron
+    "nearest_neighbors",    # [IML-L5]: 1-NN against the Bayes risk (Cover-Hart)
+    "gaussian_pictures",    # [IML-L5]: the four Gaussian cases, LDA/QDA/logistic/LS/1-NN
+    "max_margin",           # [Yan]: separability, hard and soft margin SVM
+    "densities",            # [Yan]: histogram, KDE, bandwidths, density classifiers
+    "trees_ensembles",      # [Yan]: CART, bagging, random forests, AdaBoost
 ]
 
 

@@ -1,4 +1,4 @@
-"""Tour: density estimation and density-based classifiers (lecture 003).
+"""Tour: density estimation and density-based classifiers ([Yan]).
 
 On a known density (a two-component Gaussian mixture inside [0, 1]) we draw one sample and
 compare, by their integrated squared error ISE = int (f_hat - f)^2 (computed exactly), the
@@ -12,7 +12,7 @@ import math
 
 from . import format_table
 
-TITLE = "Densities: histogram, KDE, bandwidths by cross-validation, density classifiers (003)"
+TITLE = "Densities: histogram, KDE, bandwidths by cross-validation, density classifiers ([Yan])"
 MIXTURE = {"w": [0.6, 0.4], "mu": [0.35, 0.7], "s": [0.08, 0.06]}
 N = 150
 
@@ -69,7 +69,7 @@ def _mass(a, b):
 
 
 def _histograms(lib, x, show):
-    show(f"Histogram on [0, 1], m bins of width h = 1/m.  ISE = sum_j (h f_j^2 - 2 f_j P_j) + "
+    show("Histogram on [0, 1], m bins of width h = 1/m.  ISE = sum_j (h f_j^2 - 2 f_j P_j) + "
          "int f^2 (exact);")
     show("J_hat = the corrected closed form (lecture's HW formula with its missing 1/h), "
          "estimating ISE - int f^2;")

@@ -1,4 +1,4 @@
-"""Tour: the four Gaussian pictures of lecture 004 section 4.2, five classifiers, the Bayes risk.
+"""Tour: the four Gaussian pictures of [IML-L5] section 4.2, five classifiers, the Bayes risk.
 
 Two classes C_1, C_2 in the plane with equal priors 1/2 and X | C_k ~ N(mu_k, Sigma_k), in the
 lecture's four cases: equal isotropic covariance, equal covariance, equal means, unequal
@@ -10,13 +10,13 @@ Sigma_1 = Sigma_2, Monte Carlo with a Hoeffding bound otherwise).
 import warnings
 
 TITLE = ("The four Gaussian pictures: LDA, QDA, logistic regression, least squares and 1-NN "
-         "against the Bayes risk (lectures 003, 004)")
+         "against the Bayes risk ([Yan], [IML-L5])")
 
 N_TRAIN, N_TEST = 200, 2000
 IDENTITY = [[1.0, 0.0], [0.0, 1.0]]
 TILTED = [[2.0, 1.2], [1.2, 1.0]]
 
-# (name, [mu_1, mu_2], [Sigma_1, Sigma_2]): lecture 004 section 4.2, "Examples".
+# (name, [mu_1, mu_2], [Sigma_1, Sigma_2]): [IML-L5] section 4.2, "Examples".
 CASES = [
     ("equal isotropic covariance", [[0.0, 0.0], [2.0, 0.0]], [IDENTITY, IDENTITY]),
     ("equal covariance", [[0.0, 0.0], [1.5, 1.5]], [TILTED, TILTED]),
@@ -66,5 +66,5 @@ def run(lib, show):
     show("Equal covariances: the Bayes boundary b~ - w'x + x'Mx = 0 has M = 0, a line, and the")
     show("linear rules (LDA, logistic regression, least squares) sit near R*.  Equal means: the")
     show("linear rules cannot separate the classes (about 1/2), the quadratic one can.  As n")
-    show("grows, 1-NN's risk tends to a limit between R* and 2R*(1 - R*) (Cover-Hart, lecture")
-    show("004); at n = 200 it still pays for its variance and may exceed that limit.")
+    show("grows, 1-NN's risk tends to a limit between R* and 2R*(1 - R*) (Cover-Hart,")
+    show("[IML-L5]); at n = 200 it still pays for its variance and may exceed that limit.")

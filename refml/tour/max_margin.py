@@ -1,6 +1,6 @@
 """Tour: separability by linear programming, and the maximum-margin hyperplane.
 
-Lectures 002 ("linearly separable data", "LP for linear classification") and 003 ("optimal
+[NN-Notes] ("linearly separable data", "LP for linear classification") and [Yan] ("optimal
 separating hyperplane" to "Dual problem: non-separable data").
 """
 
@@ -11,7 +11,7 @@ from refml._random import Generator
 
 from . import format_table
 
-TITLE = "Maximum margin: separability by LP, the hard- and soft-margin SVM (lectures 002, 003)"
+TITLE = "Maximum margin: separability by LP, the hard- and soft-margin SVM ([NN-Notes], [Yan])"
 
 # The generating line on x~ = [1, x1, x2]: 2 x1 - x2 = 0.5.
 THETA_STAR = [-0.5, 2.0, -1.0]
@@ -43,7 +43,7 @@ def separable_points(n, gap, rng):
 
 def show_separability(lib, show):
     show("Is there w~ = [b, w] with y_i (w'x_i + b) >= 1 for all i?  An LP with no objective")
-    show("(lecture 002).  Phase I of the simplex method, in exact rational arithmetic with")
+    show("([NN-Notes]).  Phase I of the simplex method, in exact rational arithmetic with")
     show("Bland's rule, either finds such a w~ or proves that the two convex hulls meet.")
     cases = [
         ("0, 1 | 3 (one feature)", [[0.0], [1.0], [3.0]], [0, 0, 1]),
@@ -72,7 +72,7 @@ def margin(X, y, w, b):
 
 def show_separators(lib, show, X, y):
     show("40 points on [-1, 1]^2 at least 0.15 from the line 2 x1 - x2 = 0.5.  Every method")
-    show("below separates them; the hard-margin SVM (C = inf) maximises the margin (lecture 003:")
+    show("below separates them; the hard-margin SVM (C = inf) maximises the margin ([Yan]:")
     show("max M s.t. y_i (x_i'beta + beta_0) >= M, ||beta|| = 1).  Lines scaled to ||w|| = 1.")
     show("R^2/delta^2 is Theorem 2.3's bound with that separator's delta on x~ = [1, x].")
     rows, mistakes = [], []
@@ -135,7 +135,7 @@ def show_soft_margin(lib, show, X, y):
         hard = lib.SVC(C=float("inf"), max_iter=2000).fit(X, flipped)
     show(f"solution: SMO stops after {hard.n_iter_} steps, converged_ = {hard.converged_}, "
          f"with {len(caught)} ConvergenceWarning.")
-    show("Slack variables xi_i with cost C give the soft margin (lecture 003): 0 <= alpha_i <= C,")
+    show("Slack variables xi_i with cost C give the soft margin ([Yan]): 0 <= alpha_i <= C,")
     show("P = 1/2 ||beta||^2 + C sum xi_i equals D = sum alpha_i - 1/2 ||beta||^2 at the optimum.")
     rows = []
     for C in (0.01, 0.1, 1.0, 10.0, 100.0):

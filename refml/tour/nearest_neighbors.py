@@ -1,4 +1,4 @@
-"""Tour: the 1-NN risk against the Bayes risk as n grows (lecture 004, section 5.3).
+"""Tour: the 1-NN risk against the Bayes risk as n grows ([IML-L5], section 5.3).
 
 Cover-Hart (Lemma 1): as N -> infinity every x has a copy x_0 in the training set, whose
 label is drawn from P(. | x) independently of x's own, so the 1-NN errs at x with
@@ -10,7 +10,7 @@ import math
 from refml._random import Generator
 from refml.tour import format_table
 
-TITLE = "k nearest neighbours: 1-NN against the Bayes risk as n grows (lecture 004)"
+TITLE = "k nearest neighbours: 1-NN against the Bayes risk as n grows ([IML-L5])"
 
 N_POINTS = 40
 SIZES = (10, 30, 100, 300, 1000, 4000)

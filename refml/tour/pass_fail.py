@@ -1,4 +1,4 @@
-"""Tour: the pass/fail example of lecture 000, section 2.3.2.
+"""Tour: the pass/fail example of [Wainwright-L2], section 2.3.2.
 
 X1 (sleep), X2 (beers) and X3 (laziness, unobserved) are iid Exp(1); a student passes
 (Y = +1) iff X1 + X2 + X3 <= 7.  We see eta, the Bayes rule and the Bayes risk, then a
@@ -9,7 +9,7 @@ import math
 
 from . import format_table
 
-TITLE = "Pass/fail: the Bayes rule, the Bayes risk and a plug-in rule (lecture 000, 2.3)"
+TITLE = "Pass/fail: the Bayes rule, the Bayes risk and a plug-in rule ([Wainwright-L2], 2.3)"
 N_SIMULATION = 4000
 N_MONTE_CARLO = 600
 

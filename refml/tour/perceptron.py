@@ -1,7 +1,7 @@
 """Tour: the perceptron's mistakes against Theorem 2.3, and decreasing steps without a separator.
 
-Lectures 000 (section 2.3.4, Theorem 2.3), 001 ("Perceptron", fixed and decreasing steps),
-002 (Algorithm 5, batch perceptron) and 004 (section 3, the augmented x~ = [1, x]).
+[Wainwright-L2] (section 2.3.4, Theorem 2.3), [MATH412] ("Perceptron", fixed and decreasing steps),
+[NN-Notes] (Algorithm 5, batch perceptron) and [IML-L5] (section 3, the augmented x~ = [1, x]).
 """
 
 import math
@@ -9,7 +9,8 @@ import warnings
 
 from refml._random import Generator
 
-TITLE = "The perceptron: mistakes against the bound R^2/delta^2 (lectures 000, 001, 002, 004)"
+TITLE = ("The perceptron: mistakes against the bound R^2/delta^2 ([Wainwright-L2], [MATH412], "
+         "[NN-Notes], [IML-L5])")
 
 # The generating separator on x~ = [1, x1, x2]: the line x1 + 2 x2 = 0.3.
 THETA_STAR = [-0.3, 1.0, 2.0]
@@ -48,7 +49,8 @@ def show_orders_on_a_small_example(lib, show):
         model = lib.Perceptron(order=order, fit_intercept=False, store_trajectory=True)
         paths[order] = [[float(v) for v in theta] for theta in model.fit(X, y).trajectory_]
     show("Three points through the origin, z_i = y_i x_i = [1,0], [-2,1], [1,1]: cyclic passes")
-    show("(lecture 001) against Algorithm 5, which rescans from i = 1 after each update (002).")
+    show("([MATH412]) against Algorithm 5, which rescans from i = 1 after each update")
+    show("([NN-Notes]).")
     length = max(len(p) for p in paths.values())
     rows = [[k] + [_vector(p[k]) if k < len(p) else "" for p in paths.values()]
             for k in range(length)]
@@ -77,7 +79,7 @@ def show_mistakes_against_the_bound(lib, show):
 
 def show_decreasing_steps(lib, show):
     show("Without a separator (the same 200 points, 10% of the labels flipped), constant steps")
-    show("never settle; gamma_t = 1/t (sum = inf, sum of squares < inf: lecture 001) makes")
+    show("never settle; gamma_t = 1/t (sum = inf, sum of squares < inf: [MATH412]) makes")
     show("theta stabilise.  Turn = the angle theta~ turned during the last pass.")
     X, y = separable_points(200, 0.05, Generator(7))
     rng = Generator(11)

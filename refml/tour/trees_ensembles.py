@@ -1,5 +1,5 @@
 """Tour: a classification tree, then bagging, a random forest and AdaBoost as the number of
-members grows (lecture 003, "Classification tree" to "AdaBoost: insights").
+members grows ([Yan], "Classification tree" to "AdaBoost: insights").
 
 Two Gaussian classes with equal covariances, so the Bayes rule is linear (a diagonal line
 here, which axis-parallel splits can only approximate by a staircase) and its risk R* has a
@@ -17,7 +17,7 @@ import copy
 
 from . import format_table
 
-TITLE = "Trees and ensembles: CART as text, bagging, random forests, AdaBoost vs B (003)"
+TITLE = "Trees and ensembles: CART as text, bagging, random forests, AdaBoost vs B ([Yan])"
 N_TRAIN, N_TEST = 300, 2000
 MEMBERS = (1, 3, 10, 30, 100)
 
@@ -28,8 +28,8 @@ def run(lib, show):
     X, y = classes.sample(N_TRAIN, random_state=1)
     X_test, y_test = classes.sample(N_TEST, random_state=2)
     bayes = classes.bayes_risk()
-    show(f"Y in {{0, 1}} with probability 1/2 each; X | Y = k ~ N(mu_k, I), mu_0 = (0, 0), "
-         f"mu_1 = (1.2, 1.2).")
+    show("Y in {0, 1} with probability 1/2 each; X | Y = k ~ N(mu_k, I), mu_0 = (0, 0), "
+         "mu_1 = (1.2, 1.2).")
     show(f"The Bayes rule is x1 + x2 >= 1.2; its risk R* = Phi(-|mu_1 - mu_0|/2) = {bayes:.4f}.")
     show(f"n = {N_TRAIN} training points; errors below are test errors on {N_TEST} fresh "
          "points (standard error about 0.009).")
