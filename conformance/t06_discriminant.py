@@ -216,6 +216,46 @@ def size(instance):
     return len(instance["X"]) * len(instance["X"][0])
 
 
+# --- Equal covariances: the Bayes boundary is a line ([IML-L5] section 4.2, case 1-2) ----------
+
+def make_equal_covariance(rng):
+    """Two Gaussian classes with one shared covariance A A' + 0.3 I, random priors."""
+    d = 1 + rng.randbelow(4)
+    A = [[rng.normal() for _ in range(d)] for _ in range(d)]
+    Sigma = [[sum(A[i][k] * A[j][k] for k in range(d)) + (0.3 if i == j else 0.0)
+              for j in range(d)] for i in range(d)]
+    pi = 0.05 + 0.9 * rng.random()
+    points = [[2.0 * rng.normal() for _ in range(d)] for _ in range(6)]
+    return {"priors": [1.0 - pi, pi], "means": [[1.5 * rng.normal() for _ in range(d)]
+                                                 for _ in range(2)],
+            "covariance": Sigma, "points": points}
+
+
+def check_equal_covariance(instance):
+    """The log posterior odds f(x) = log P(1|x) - log P(0|x) (from the library's log scores
+    log pi_k + log N(x; mu_k, Sigma)) of the library's
+    GaussianClasses is affine: f(a) + f(b) - 2 f((a + b)/2) = 0 for every pair of points
+    (so {f = 0}, the Bayes boundary, is a hyperplane); slack 1e-9 (1 + |f| terms) minus the
+    largest second difference."""
+    import refml
+
+    d = refml.GaussianClasses(instance["priors"], instance["means"],
+                              [instance["covariance"]] * 2)
+
+    def log_odds(x):          # log pi_1 p_1(x) - log pi_0 p_0(x), never a log of 0
+        scores = d.log_scores(x)
+        return scores[1] - scores[0]
+
+    slack = math.inf
+    points = instance["points"]
+    for a, b in zip(points, points[1:]):
+        middle = [(u + v) / 2.0 for u, v in zip(a, b)]
+        fa, fb, fm = log_odds(a), log_odds(b), log_odds(middle)
+        scale = 1.0 + abs(fa) + abs(fb) + 2.0 * abs(fm)
+        slack = min(slack, 1e-9 * scale - abs(fa + fb - 2.0 * fm))
+    return slack
+
+
 THEOREMS = [
     Theorem(number=6, title="LDA posterior = sigma(w'x + b), corrected intercept",
             source="[MATH412] Fisher discriminant; [Yan] LDA", make_instance=lambda rng:
@@ -224,4 +264,9 @@ THEOREMS = [
     Theorem(number=6, title="QDA decision = (b~ - w'x + x'Mx)/2",
             source="[IML-L5] sec. 4.2", make_instance=lambda rng: gaussian_two_class(rng, False),
             check=check_qda, size=size, describe=describe),
+    Theorem(number=6, title="Equal covariances: the Bayes boundary is a hyperplane",
+            source="[IML-L5] sec. 4.2 (cases 1, 2); [Yan] LDA",
+            make_instance=make_equal_covariance, check=check_equal_covariance,
+            size=lambda inst: len(inst["points"][0]),
+            describe=lambda inst: repr(inst)),
 ]

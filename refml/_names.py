@@ -14,7 +14,7 @@ PUBLIC_NAMES = {
     "least_squares": ["LeastSquaresClassifier"],
     "logistic": ["LogisticRegression", "sigmoid", "log_likelihood", "log_likelihood_gradient"],
     "sgd": ["projected_sgd"],
-    "perceptron": ["Perceptron", "mistake_bound"],
+    "perceptron": ["Perceptron", "mistake_bound", "perceptron_criterion"],
     "separability": ["linear_separability"],
     "discriminant": ["LinearDiscriminantAnalysis", "QuadraticDiscriminantAnalysis"],
     "neighbors": ["KNeighborsClassifier"],

@@ -305,6 +305,36 @@ def mistake_bound(X, y, theta=None, fit_intercept=True):
     return _mistake_bound(Perceptron, X, y, theta, fit_intercept)
 
 
+def perceptron_criterion(theta, X, y, fit_intercept=True):
+    """[Yan]'s perceptron criterion, the loss the perceptron learning algorithm minimises:
+
+        sigma(theta) = - sum_{i in M} y_i x~_i'theta,   M = {i : y_i x~_i'theta <= 0},
+
+    with x~_i = [1, x_i] when ``fit_intercept`` (theta = [theta_0, theta_1..d]) and labels
+    classes_[0] -> -1, classes_[1] -> +1.  Each term is |x~_i'theta|, which is ||theta||
+    times the distance from x~_i to the hyperplane H = {x~ : x~'theta = 0}, so sigma is
+    proportional to the summed distances of the misclassified points, as the slide says;
+    and -y_i x~_i is its gradient's term, so the update theta + y_i x~_i for a random i in M
+    is a stochastic gradient step with step size 1.
+    """
+    X = validation.as_matrix(X)
+    labels = validation.as_labels(y)
+    validation.check_consistent_length(len(X), len(labels))
+    classes, codes = validation.encode_labels(labels)
+    validation.check_binary(classes, "perceptron_criterion")
+    _check_bool(fit_intercept, "fit_intercept")
+    rows = [[1.0] + x for x in X] if fit_intercept else X
+    theta = validation.as_matrix([theta], "theta")[0]
+    if len(theta) != len(rows[0]):
+        raise ValueError(f"theta has {len(theta)} entries, expected {len(rows[0])}")
+    total = 0.0
+    for sign, x in zip(Classifier.signs_from_codes(codes), rows):
+        margin = sign * linalg.dot(theta, x)
+        if margin <= 0.0:                                  # i in M(theta)
+            total -= margin
+    return total
+
+
 def _mistake_bound(perceptron_class, X, y, theta, fit_intercept):
     X = validation.as_matrix(X)
     labels = validation.as_labels(y)

@@ -268,3 +268,21 @@ def test_mistake_bound_and_the_perceptron_share_their_intercept_default(lib):
     assert bound_default is lib.Perceptron().fit_intercept is True
     assert lib.mistake_bound(LINE_X, LINE_Y, [-1.0, 2.0]) == lib.mistake_bound(
         LINE_X, LINE_Y, [-1.0, 2.0], fit_intercept=True)
+
+
+def test_perceptron_criterion_sums_the_distances_of_the_mistakes(lib):
+    """[Yan]: sigma(theta) = -sum_{M} y_i x~_i'theta = ||theta|| sum_{M} dist(x~_i, H), with
+    rows x~ = [1, x]; it is 0 at a separator the perceptron found."""
+    X, y = [[0.0], [2.0], [3.0], [0.5]], [1, 0, 1, 0]
+    theta = [-1.0, 1.0]              # x~'theta = x - 1: -1, 1, 2, -0.5
+    # signs +1, -1, +1, -1 -> margins -1, -1, 2, 0.5: M = {0, 1}, sigma = 1 + 1 = 2
+    assert lib.perceptron_criterion(theta, X, y) == 2.0
+    norm = math.sqrt(2.0)
+    distances = [abs(x[0] - 1.0) / norm for x in (X[0], X[1])]   # |x~'theta| / ||theta||
+    assert math.isclose(lib.perceptron_criterion(theta, X, y), norm * sum(distances),
+                        rel_tol=1e-15)
+    separable_X, separable_y = [[3.0], [0.5], [0.0], [2.5]], [1, 0, 0, 1]
+    model = lib.Perceptron(order="batch").fit(separable_X, separable_y)
+    separator = [float(model.intercept_)] + [float(v) for v in as_list(model.coef_)]
+    assert model.converged_
+    assert lib.perceptron_criterion(separator, separable_X, separable_y) == 0.0
