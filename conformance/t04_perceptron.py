@@ -152,6 +152,27 @@ def check_greedy_update(instance):
     return slack
 
 
+def check_proof_steps(instance):
+    """Theorem 2.3's proof along every run: after t updates of step gamma from theta^0 = 0,
+    (2.28) <theta*, theta^t> >= t gamma delta ||theta*|| and (2.31) ||theta^t||^2 <=
+    t gamma^2 R^2 (the lecture's gamma = 1; a mistake has y <theta^t, x> <= 0, which (2.30)
+    needs).  Slack: the smaller gap of the two, less 1e-9 of their scale, over every t."""
+    model = fit(instance, store_trajectory=True)
+    rows, signs = augmented_rows(instance)
+    gamma = instance["learning_rate"]
+    theta_star = instance["theta_star"]
+    star_norm = math.sqrt(dot(theta_star, theta_star))
+    R2 = max(dot(x, x) for x in rows)
+    delta = min(s * dot(theta_star, x) for s, x in zip(signs, rows)) / star_norm
+    slack = math.inf
+    for t, theta in enumerate(model.trajectory_):
+        progress = dot(theta_star, theta) - t * gamma * delta * star_norm            # (2.28)
+        growth = t * gamma * gamma * R2 - dot(theta, theta)                           # (2.31)
+        scale = 1.0 + t * gamma * (delta * star_norm + gamma * R2)
+        slack = min(slack, progress + 1e-9 * scale, growth + 1e-9 * scale)
+    return slack
+
+
 def size(instance):
     return len(instance["X"]) * len(instance["X"][0])
 
@@ -172,4 +193,5 @@ THEOREMS = [
     _theorem("Perceptron: mistakes <= R^2/delta^2 (generating theta*)", check_mistake_bound),
     _theorem("Perceptron: terminates within R^2/delta^2 + 1 passes", check_termination),
     _theorem("Perceptron: greedy update y theta'x grows by gamma||x||^2", check_greedy_update),
+    _theorem("Perceptron: proof steps (2.28) and (2.31) along every run", check_proof_steps),
 ]

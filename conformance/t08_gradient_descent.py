@@ -18,7 +18,13 @@ quantitative form of [Yan]'s "for smooth L, GD is a descent algorithm".
 - the estimator: LogisticRegression(solver="gd") with its default step (1/L for the mean
   objective, with Boehning's 1/2 in place of 1/4 when K > 2; refml/_logistic_solvers.py) on
   random binary and multinomial data, with and without ridge penalty: its ``loss_curve_``
-  never increases (to within 4 eps |L| rounding).
+  never increases (to within 4 eps |L| rounding);
+- the rates ([Yan], gradient descent): with step 1/L, after t steps from theta_0 = 0,
+  L(theta_t) - L* <= L ||theta_0 - theta*||^2 / (2t) (convex, smooth), and with a ridge
+  alpha > 0 and no intercept (so that L is alpha-strongly convex, kappa = alpha / L),
+  L(theta_t) - L* <= (1 - kappa)^t (L(theta_0) - L*).  theta* and L* come from Newton at
+  its defaults (which polishes to the MLE's rounding); a ridge alpha in {0.01, 0.1, 1}
+  keeps theta* finite.  Both are deterministic: they fail with probability 0.
 """
 
 import math
@@ -89,10 +95,48 @@ def check_estimator(instance):
     return min(a - b + 4.0 * 2.0 ** -52 * abs(a) for a, b in zip(curve, curve[1:]))
 
 
+def make_rate_problem(rng):
+    instance = make_estimator_problem(rng)
+    instance["alpha"] = [0.01, 0.1, 1.0][rng.randbelow(3)]
+    instance["fit_intercept"] = rng.random() < 0.5
+    return instance
+
+
+def check_rates(instance):
+    """min over t of the two rate bounds minus the excess loss (rounding: 1e-12 (1 + L))."""
+    from refml import LogisticRegression
+
+    params = {"alpha": instance["alpha"], "fit_intercept": instance["fit_intercept"]}
+    gd = LogisticRegression(solver="gd", max_iter=40, tol=0.0, **params)
+    newton = LogisticRegression(solver="newton", **params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gd.fit(instance["X"], instance["y"])
+        newton.fit(instance["X"], instance["y"])
+    best = newton.loss_curve_[-1]
+    theta_star = [v for row in newton.coef_ for v in row] + list(newton.intercept_)
+    distance2 = sum(v * v for v in theta_star)                    # ||theta_0 - theta*||^2
+    L = 1.0 / gd.learning_rate_
+    kappa = instance["alpha"] / L
+    slack = math.inf
+    for t, loss in enumerate(gd.loss_curve_):
+        excess = loss - best
+        rounding = 1e-12 * (1.0 + abs(loss))
+        if t > 0:
+            slack = min(slack, L * distance2 / (2 * t) - excess + rounding)
+        if not instance["fit_intercept"]:
+            slack = min(slack, (1.0 - kappa) ** t * (gd.loss_curve_[0] - best) - excess
+                        + rounding)
+    return slack
+
+
 THEOREMS = [
     Theorem(8, "GD, step 1/L (L = ||X||^2/4 bound): f(w+) <= f(w) - ||g||^2/(2L)", SOURCE,
             make_sum_form, check_sum_form, size=lambda i: len(i["X"]) * len(i["w0"])),
     Theorem(8, "GD: LogisticRegression(solver='gd') default step never increases the loss",
             SOURCE, make_estimator_problem, check_estimator,
             size=lambda i: len(i["X"]) * len(i["X"][0]), quick=40),
+    Theorem(8, "GD rates: L(theta_t) - L* <= L||theta*||^2/(2t), (1 - kappa)^t if strongly "
+            "convex", "[Yan] gradient descent (convergence rates)", make_rate_problem,
+            check_rates, size=lambda i: len(i["X"]) * len(i["X"][0]), quick=40),
 ]
