@@ -20,7 +20,7 @@ import math
 import warnings
 
 from ._harness import Theorem
-from .t04_perceptron import ORDERS, STEPS, separable_dataset
+from .t04_perceptron import SEARCHING_ORDERS, STEPS, separable_dataset
 
 SOURCE = "[Wainwright-L2] Thm 2.3; [Yan] max margin"
 
@@ -28,7 +28,8 @@ SOURCE = "[Wainwright-L2] Thm 2.3; [Yan] max margin"
 def make_instance(rng):
     X, y, theta_star, fit_intercept = separable_dataset(rng, n_max=20, d_max=3)
     return {"X": X, "y": y, "theta_star": theta_star, "fit_intercept": fit_intercept,
-            "order": ORDERS[rng.randbelow(3)], "learning_rate": STEPS[rng.randbelow(3)],
+            "order": SEARCHING_ORDERS[rng.randbelow(3)],
+            "learning_rate": STEPS[rng.randbelow(3)],
             "seed": rng.randbelow(2 ** 31)}
 
 

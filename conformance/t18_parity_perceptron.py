@@ -6,13 +6,13 @@ separable data (where the runs end by convergence)."""
 from ._parity import parity_theorem, random_dataset
 from .t04_perceptron import separable_dataset
 
-ORDERS = ("cyclic", "batch", "random")
+ORDERS = ("cyclic", "batch", "random", "uniform")
 SCHEDULES = ("constant", "decreasing")
 STEPS = (1.0, 0.5, 0.1, 2.0)
 
 
 def make_perceptron(package, rng):
-    return package.Perceptron(order=ORDERS[rng.randbelow(3)],
+    return package.Perceptron(order=ORDERS[rng.randbelow(len(ORDERS))],
                               schedule=SCHEDULES[rng.randbelow(2)],
                               learning_rate=STEPS[rng.randbelow(len(STEPS))],
                               fit_intercept=rng.random() < 0.5,

@@ -24,6 +24,8 @@ The order in which mistakes are visited (``order``):
   for i = 1...n"); it stops after a pass with no mistake.
 - "batch": [NN-Notes], Algorithm 5: scan from i = 1, correct the *first* mistake found,
   scan again from i = 1; it stops when a scan finds no mistake.
+- "uniform": [MATH412]'s non-separable case: draw i uniformly among all n points, update
+  only if it is a mistake; stops after a pass (n draws) that leaves no mistake at all.
 - "random": draw i uniformly among the current mistakes m(theta^t), using the shared
   SplitMix64 stream (``random_state``); it stops when m(theta^t) is empty.  ([Yan]
   updates "for a random i" in the set of mistakes; [Wainwright-L2] only says pick some i.)
@@ -66,7 +68,7 @@ from . import _validation as validation
 from ._random import check_random_state
 from .base import Classifier, warn_not_converged
 
-ORDERS = ("cyclic", "batch", "random")
+ORDERS = ("cyclic", "batch", "random", "uniform")
 SCHEDULES = ("constant", "decreasing")
 
 
@@ -75,7 +77,7 @@ class Perceptron(Classifier):
 
     Parameters
     ----------
-    order : "cyclic", "batch" or "random"
+    order : "cyclic", "batch", "random" or "uniform"
         Which mistake is corrected next (see the module docstring).
     learning_rate : float > 0
         gamma ([MATH412]), eta ([Yan]): the constant step, or the scale of the
@@ -89,7 +91,7 @@ class Perceptron(Classifier):
     max_iter : int >= 1
         The cap on passes over the data (a pass = n points examined).
     random_state : int or None
-        Seed of the draws of order="random" (unused by the other orders).
+        Seed of the draws of order="random" and "uniform" (unused by the other orders).
     store_trajectory : bool
         Keep theta^0 = 0, theta^1, ... (one entry per update) in ``trajectory_``.
 
@@ -166,8 +168,9 @@ class Perceptron(Classifier):
             run = batch_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
                                trajectory)
         else:
-            run = random_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
-                                trajectory, generator)
+            passes = random_passes if self.order == "random" else uniform_passes
+            run = passes(rows, y, self.learning_rate, decreasing, self.max_iter, trajectory,
+                         generator)
         return run + (trajectory,)
 
     def decision_function(self, X):
@@ -196,7 +199,7 @@ def _check_bool(value, name):
 
 
 # ----------------------------------------------------------------------------------------
-# The three orders.  Each returns (theta~, n_mistakes, n_iter, converged) and appends a copy
+# The four orders.  Each returns (theta~, n_mistakes, n_iter, converged) and appends a copy
 # of theta~ after every update to ``trajectory`` when it is a list.
 
 
@@ -276,6 +279,24 @@ def random_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, gene
         i = mistakes[generator.randbelow(len(mistakes))]
         update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i], trajectory)
         n_mistakes += 1
+    return theta, n_mistakes, max_iter, False
+
+
+def uniform_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, generator):
+    """[MATH412]: repeat t <- t + 1, pick (x_i, y_i) at random, update if it is a mistake."""
+    n = len(rows)
+    theta = [0.0] * len(rows[0])
+    n_mistakes = t = 0
+    for n_pass in range(1, max_iter + 1):
+        for _ in range(n):
+            t += 1
+            i = generator.randbelow(n)
+            if is_mistake(theta, rows[i], y[i]):
+                update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i],
+                       trajectory)
+                n_mistakes += 1
+        if not any(is_mistake(theta, rows[i], y[i]) for i in range(n)):
+            return theta, n_mistakes, n_pass, True
     return theta, n_mistakes, max_iter, False
 
 

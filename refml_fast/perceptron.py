@@ -177,7 +177,33 @@ def random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
     return n_mistakes, max_iter, False
 
 
-PASSES = {"cyclic": cyclic_passes, "batch": batch_passes, "random": random_passes}
+@kernel
+def uniform_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
+                   trajectory):
+    """Draws uniform among all n points, an update on a mistake; a pass is n draws."""
+    n = X.shape[0]
+    n_mistakes = 0
+    t = 0
+    for n_pass in range(1, max_iter + 1):
+        for _ in range(n):
+            t += 1
+            i = _random.randbelow(state, n)
+            if not y[i] * margin(theta, X, i, fit_intercept) > 0.0:
+                n_mistakes += 1
+                update(theta, X, i, step_size(learning_rate, decreasing, t) * y[i],
+                       fit_intercept, n_mistakes, trajectory)
+        clean = True
+        for i in range(n):
+            if not y[i] * margin(theta, X, i, fit_intercept) > 0.0:
+                clean = False
+                break
+        if clean:
+            return n_mistakes, n_pass, True
+    return n_mistakes, max_iter, False
+
+
+PASSES = {"cyclic": cyclic_passes, "batch": batch_passes, "random": random_passes,
+          "uniform": uniform_passes}
 
 
 @kernel

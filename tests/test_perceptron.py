@@ -133,7 +133,7 @@ def test_decision_function_and_sign_zero_goes_to_the_second_class(lib):
 
 # --- non-convergence and the pass cap ---------------------------------------------------------
 
-@pytest.mark.parametrize("order", ["cyclic", "batch", "random"])
+@pytest.mark.parametrize("order", ["cyclic", "batch", "random", "uniform"])
 @pytest.mark.parametrize("schedule", ["constant", "decreasing"])
 def test_non_separable_data_warns_and_leaves_a_usable_model(lib, order, schedule):
     import refml
@@ -146,7 +146,7 @@ def test_non_separable_data_warns_and_leaves_a_usable_model(lib, order, schedule
     assert model.n_mistakes_ >= 7
 
 
-@pytest.mark.parametrize("order", ["cyclic", "batch", "random"])
+@pytest.mark.parametrize("order", ["cyclic", "batch", "random", "uniform"])
 def test_overflowing_margins_are_mistakes_and_overflowing_theta_raises(lib, order):
     # After the first update theta = (-1, -4e199, 2e199); at the second point theta'x~ =
     # -1 - inf + inf = NaN, which the test "y theta'x <= 0" called correct (converged_ with
@@ -210,7 +210,7 @@ def test_mistake_bound_without_theta_uses_the_max_margin_separator(lib):
                         rel_tol=1e-12)
 
 
-@pytest.mark.parametrize("order", ["cyclic", "batch", "random"])
+@pytest.mark.parametrize("order", ["cyclic", "batch", "random", "uniform"])
 def test_every_order_makes_at_most_the_bound(lib, order):
     for seed in range(5):
         model = lib.Perceptron(order=order, fit_intercept=False, random_state=seed)
@@ -243,7 +243,7 @@ def test_fast_gives_the_identical_coefficients_and_trajectory():
 
     for seed in range(15):
         X, y, X_query = random_dataset(Generator(seed), binary=True)
-        for order in ("cyclic", "batch", "random"):
+        for order in ("cyclic", "batch", "random", "uniform"):
             for schedule in ("constant", "decreasing"):
                 for fit_intercept in (True, False):
                     params = dict(order=order, schedule=schedule, fit_intercept=fit_intercept,
@@ -286,3 +286,22 @@ def test_perceptron_criterion_sums_the_distances_of_the_mistakes(lib):
     separator = [float(model.intercept_)] + [float(v) for v in as_list(model.coef_)]
     assert model.converged_
     assert lib.perceptron_criterion(separator, separable_X, separable_y) == 0.0
+
+
+def test_uniform_order_draws_from_all_points_and_updates_only_on_mistakes(lib):
+    """[MATH412]'s decreasing-step perceptron: i uniform among all n points (SplitMix64),
+    an update only when i is a mistake, gamma_t = C / t with t counting draws."""
+    from refml._random import Generator
+
+    X, y = [[1.0], [2.0], [-1.0], [-3.0]], [1, 1, 0, 0]
+    model = lib.Perceptron(order="uniform", schedule="decreasing", fit_intercept=False,
+                           random_state=5, store_trajectory=True).fit(X, y)
+    rng, theta, expected = Generator(5), 0.0, [[0.0]]
+    signs = [1.0, 1.0, -1.0, -1.0]
+    for t in range(1, 5):                    # the first pass, replayed by hand
+        i = rng.randbelow(4)
+        if not signs[i] * theta * X[i][0] > 0.0:
+            theta += (1.0 / t) * signs[i] * X[i][0]
+            expected.append([theta])
+    assert model.converged_ and model.n_iter_ == 1
+    assert as_list(model.trajectory_) == expected
