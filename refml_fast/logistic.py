@@ -20,6 +20,7 @@ from refml import logistic as reference
 from . import _arrays, _random
 from . import _logistic_binary as binary
 from . import _logistic_kernels as kernels
+from . import _logistic_multinomial as multinomial
 from .base import FastMixin
 from .least_squares import LeastSquaresClassifier
 
@@ -49,8 +50,8 @@ class LogisticRegression(FastMixin, reference.LogisticRegression):
             # the line search accepts theta.
             self._curvature = (X, theta, weights)
         else:
-            loss = kernels.objective(X, codes, theta, self._n_free(), self.fit_intercept,
-                                     float(self.alpha), gradient)
+            loss = multinomial.objective(X, codes, theta, self._n_free(), self.fit_intercept,
+                                         float(self.alpha), gradient)
         return float(loss), gradient.tolist()
 
     def _newton_direction(self, X, theta, gradient):
