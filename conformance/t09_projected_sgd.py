@@ -14,7 +14,19 @@ Random convex, differentiable, B-Lipschitz problems with a known minimiser, p <=
   minimiser is on the boundary, so the projection matters; G = c + s v with s = +-1 equally
   likely, ||G|| <= B = ||c|| + ||v||; half of these start at the far end, theta_0 = -theta_*.
 
-The expectation is estimated by R = 16 independent seeded runs (theta_0 random in the ball,
+The strongly convex rate ([MATH412]: "if f is strongly convex, with gamma_k = c/k for c
+sufficiently large, E f(theta_n) - f(theta_*) = O(1/n)"), for the last iterate, on
+f(theta) = (mu/2) theta^2 with G = mu theta + s eps, eps = +-1 equally likely, and
+gamma_k = 1/(mu k) (c = 1/mu): then 1 - gamma_1 mu = 0 wipes out theta_0, and by induction
+theta_k = -(s / (mu k)) sum_{j <= k} eps_j, so E f(theta_{n-1}) - f* = s^2 / (2 mu (n - 1)),
+exactly O(1/n).  The check asks, on every instance, that the library's last iterate is that
+closed form of the eps it drew (to 1e-12 relative): deterministic, failure probability 0.
+A second check estimates the constant: over R = 200 seeded runs with n = 50, the mean of
+2 mu (n - 1) (f(theta_{n-1}) - f*) / s^2 = Z^2, Z = sum eps / sqrt(n - 1), has expectation 1
+and variance at most 2/R, so by Chebyshev it exceeds 4 with probability at most
+2 / (200 * 9) = 0.0011 per instance; the check asks that it is at most 4.
+
+The expectation of the averaged rate is estimated by R = 16 independent seeded runs (theta_0 random in the ball,
 n in [10, 100]).  How the check avoids flaking: every instance and every run is seeded, so
 the outcome is reproducible; and the check compares the theorem's bound with a one-sided
 lower confidence limit of the expectation, mean - 3 s / sqrt(R), s the sample standard
@@ -112,8 +124,54 @@ def check(instance):
     return bound - lower_limit
 
 
+def make_strongly_convex(rng):
+    return {"mu": 0.2 + 1.8 * rng.random(), "s": 0.1 + 0.9 * rng.random(),
+            "theta0": 4.0 * rng.normal(), "n": 2 + rng.randbelow(300),
+            "seed": rng.randbelow(2 ** 31)}
+
+
+def strongly_convex_run(instance, n, seed):
+    """(last iterate, sum of the eps drawn) of projected_sgd on (mu/2) theta^2."""
+    import refml
+
+    mu, s = instance["mu"], instance["s"]
+    drawn = []
+
+    def gradient(theta, rng):
+        eps = 1.0 if rng.random() < 0.5 else -1.0
+        drawn.append(eps)
+        return [mu * theta[0] + s * eps]
+
+    result = refml.projected_sgd(gradient, [instance["theta0"]], n, step=1.0 / mu, power=1.0,
+                                 average=False, random_state=seed)
+    return float(result.theta[0]), sum(drawn)
+
+
+def check_strongly_convex_iterate(instance):
+    mu, s, n = instance["mu"], instance["s"], instance["n"]
+    theta, total = strongly_convex_run(instance, n, instance["seed"])
+    expected = -(s / (mu * (n - 1))) * total
+    return 1e-12 * (1.0 + abs(expected)) - abs(theta - expected)
+
+
+def check_strongly_convex_rate(instance):
+    mu, s, n, runs = instance["mu"], instance["s"], 50, 200
+    total = 0.0
+    for r in range(runs):
+        theta, _ = strongly_convex_run(instance, n, instance["seed"] + r)
+        total += 2.0 * mu * (n - 1) * (0.5 * mu * theta * theta) / (s * s)
+    return 4.0 - total / runs
+
+
 THEOREMS = [
     Theorem(9, "Projected SGD + averaging: E f(theta_bar_n) - f* <= 3BD/sqrt(n)", SOURCE,
             make_instance, check, size=lambda i: i["n"] * i["p"], quick=40, default=200,
             full=1000),
+    Theorem(9, "SGD, strongly convex, gamma_k = 1/(mu k): the last iterate's closed form",
+            "[MATH412] sec. 5 (strongly convex: O(1/n))", make_strongly_convex,
+            check_strongly_convex_iterate, size=lambda i: i["n"], quick=40, default=200,
+            full=1000),
+    Theorem(9, "SGD, strongly convex: (n - 1)(E f(theta_n) - f*) = s^2/(2 mu), O(1/n)",
+            "[MATH412] sec. 5 (strongly convex: O(1/n))", make_strongly_convex,
+            check_strongly_convex_rate, size=lambda i: 1, quick=5, default=20, full=100),
 ]
