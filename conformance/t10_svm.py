@@ -142,8 +142,15 @@ def check_strong_duality(instance):
     C = instance["C"]
     weights = sum(a if (gi >= 1.0 or C == math.inf) else C - a for a, gi in zip(alpha, g))
     allowance = instance["tol"] * weights + ROUNDING * (1.0 + abs(primal) + sum(alpha))
+    # The library's (D) as the lecture's double sum agrees with the value fit reports.
+    from refml.svm import dual_objective
+
+    X = instance["X"]
+    K = [[kernel(instance, u, v) for v in X] for u in X]
+    double_sum = dual_objective(alpha, signs, K)
     agree = (math.isclose(primal, model.primal_objective_, rel_tol=1e-9, abs_tol=1e-9)
-             and math.isclose(dual, model.dual_objective_, rel_tol=1e-9, abs_tol=1e-9))
+             and math.isclose(dual, model.dual_objective_, rel_tol=1e-9, abs_tol=1e-9)
+             and math.isclose(double_sum, model.dual_objective_, rel_tol=1e-9, abs_tol=1e-9))
     return allowance - abs(primal - dual) if agree else -1.0
 
 

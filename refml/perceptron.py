@@ -4,61 +4,43 @@ The model is the linear threshold function of [Wainwright-L2], eq. (2.23),
 
     y_hat(x) = sign(theta'x~),   x~ = [1, x],   theta~ = [theta_0, theta_1, ..., theta_d],
 
-with the bias carried by the augmented x~ of [IML-L5], section 3.2 (``fit_intercept``;
-[IML-L5] writes theta~ = [-b, w], so ``intercept_`` = theta_0 = -b) and sign(0) = +1
-([NN-Notes], "linear classifier": sign(W'x) = 1 when W'x >= 0).
+with the bias carried by the augmented x~ of [IML-L5], section 3.2, and sign(0) = +1.
 
-The rule.  Start from theta^0 = 0.  Point i is a *mistake* when
+The rule.  Start from theta^0 = 0.  Point i is a *mistake* when y_i theta'x~_i <= 0
+([NN-Notes], Algorithm 5), and a mistake is corrected by  theta <- theta + gamma_t y_i x~_i.
+The order in which mistakes are visited (``order``, the four functions below):
 
-    y_i theta'x~_i <= 0,                                        ([NN-Notes], Algorithm 5)
-
-and a mistake is corrected by  theta <- theta + gamma_t y_i x~_i.
-[Wainwright-L2] (the set m(theta), section 2.3.4) and [MATH412] ("Perceptron algorithm: separable
-case") print the strict form y_i theta'x_i < 0; from theta^0 = 0 nothing is then a mistake
-and the algorithm stops at once with theta = 0, so the code follows Algorithm 5 and [Yan]'s
-set M_beta, which use <= (docs/design.md section 6).
-
-The order in which mistakes are visited (``order``):
-
-- "cyclic": passes over i = 1..n, correcting each mistake on the way ([MATH412], "repeat /
-  for i = 1...n"); it stops after a pass with no mistake.
+- "cyclic": passes over i = 1..n, correcting each mistake on the way ([MATH412]); it stops
+  after a pass with no mistake;
 - "batch": [NN-Notes], Algorithm 5: scan from i = 1, correct the *first* mistake found,
-  scan again from i = 1; it stops when a scan finds no mistake.
+  scan again from i = 1; it stops when a scan finds no mistake;
+- "random": draw i uniformly among the current mistakes m(theta^t) ([Yan]: "for a random
+  i" in the set of mistakes), until m(theta^t) is empty;
 - "uniform": [MATH412]'s non-separable case: draw i uniformly among all n points, update
   only if it is a mistake; stops after a pass (n draws) that leaves no mistake at all.
-- "random": draw i uniformly among the current mistakes m(theta^t), using the shared
-  SplitMix64 stream (``random_state``); it stops when m(theta^t) is empty.  ([Yan]
-  updates "for a random i" in the set of mistakes; [Wainwright-L2] only says pick some i.)
 
-``max_iter`` counts passes (docs/design.md section 6).  A pass is n points examined: one sweep
-i = 1..n for "cyclic"; n examinations for "batch" (a scan ends at its first mistake and the
-next scan starts again at i = 1, so a pass may hold several scans); n draws for "random" (the
-search for m(theta) that finds it empty ends the fit in the pass it falls in).
+The step (``schedule``): "constant" gamma_t = ``learning_rate``, or "decreasing"
+gamma_t = learning_rate / t, t = 1, 2, ... the number of points examined so far, so that
+sum gamma_t = infinity and sum gamma_t^2 < infinity: theta then stabilises even when no
+separator exists ([MATH412]).  ``max_iter`` counts passes: n points examined (n sweeps,
+n examinations of batch scans, n draws).
 
-The step (``schedule``): "constant" is gamma_t = ``learning_rate`` ([MATH412]: "in
-practice take gamma = 1"; since theta^t is gamma times the gamma = 1 iterate, any constant
-gamma > 0 makes the same mistakes in exact arithmetic, and exactly so in floats when gamma
-is a power of 2).  "decreasing" is [MATH412]'s non-separable case,
+Theorem 2.3 ([Wainwright-L2]; Novikoff's proof in [NN-Notes]): on data separated by theta*
+with margin delta = min_i y_i theta*'x_i / ||theta*|| > 0 and R = max_i ||x_i||, the number
+of updates is at most R^2 / delta^2 (``mistake_bound``), for every order and constant step.
+The perceptron criterion of [Yan], sigma(theta) = -sum_{i in M} y_i theta'x~_i, is
+``perceptron_criterion``.
 
-    gamma_t = learning_rate / t,   t = 1, 2, ... the number of points examined so far,
-
-(a visit, a draw, or a point a batch scan checks: [MATH412]'s "t -> t + 1" once per pair
-picked), so that sum_t gamma_t = infinity (harmonic series) and sum_t gamma_t^2 =
-learning_rate^2 pi^2 / 6 < infinity: theta then stabilises even when no separator exists.
-
-Relation to the update of [IML-L5], theta <- theta + (1/2)(y - y_hat) x~ with
-y_hat = sign(theta'x~) in {-1, +1}: (1/2)(y - y_hat) is 0 when y_hat = y and y otherwise, so
-it is the update above with gamma = 1 whenever theta'x~ != 0.  At theta'x~ = 0, sign(0) = +1
-makes a point with y = +1 count as correct in [IML-L5] (no update) while y theta'x~ = 0 <= 0
-is a mistake here (update +x~); for y = -1 both update by -x~.  From theta^0 = 0 this is why
-[IML-L5]'s rule skips the leading +1 points and this one does not.
-
-Theorem 2.3 ([Wainwright-L2]; Novikoff's proof in [NN-Notes]): on data separated by theta* with
-margin delta = min_i y_i theta*'x_i / ||theta*|| > 0 and R = max_i ||x_i||, the number of
-updates is at most R^2 / delta^2 (``mistake_bound``), for every order and constant step.
-([NN-Notes]'s proof prints y_t^2 ||x_t^2||^2 = ||x_t^2|| <= R^2; read y_t^2 ||x_t||^2 =
-||x_t||^2 <= R^2.  [MATH412]'s decreasing-step slide draws i among *all* points and updates
-only on a mistake; order="random" draws among the mistakes, as [Wainwright-L2] and [Yan] do.)
+Notes on the printed lectures.  [Wainwright-L2] (the set m(theta), section 2.3.4) and
+[MATH412] print the strict form y_i theta'x_i < 0; from theta^0 = 0 nothing is then a
+mistake and the algorithm stops at once, so the code follows Algorithm 5 and [Yan]'s set
+M_beta, which use <=.  [IML-L5] writes theta~ = [-b, w] (so ``intercept_`` = theta_0 = -b)
+and the update theta <- theta + (1/2)(y - y_hat) x~, y_hat = sign(theta'x~): that is the
+update above with gamma = 1 whenever theta'x~ != 0; at theta'x~ = 0, sign(0) = +1 counts a
+point with y = +1 as correct there (no update) while y theta'x~ = 0 <= 0 is a mistake here.
+Any constant gamma > 0 makes the same mistakes (theta^t is gamma times the gamma = 1
+iterate; exactly so in floats when gamma is a power of 2).  [NN-Notes]'s proof prints
+y_t^2 ||x_t^2||^2 = ||x_t^2|| <= R^2; read y_t^2 ||x_t||^2 = ||x_t||^2 <= R^2.
 """
 
 import math
@@ -72,134 +54,8 @@ ORDERS = ("cyclic", "batch", "random", "uniform")
 SCHEDULES = ("constant", "decreasing")
 
 
-class Perceptron(Classifier):
-    """Binary perceptron: theta <- theta + gamma_t y_i x~_i on every mistake y_i theta'x~_i <= 0.
-
-    Parameters
-    ----------
-    order : "cyclic", "batch", "random" or "uniform"
-        Which mistake is corrected next (see the module docstring).
-    learning_rate : float > 0
-        gamma ([MATH412]), eta ([Yan]): the constant step, or the scale of the
-        decreasing one.
-    schedule : "constant" or "decreasing"
-        gamma_t = learning_rate, or gamma_t = learning_rate / t with t the number of points
-        examined so far (sum gamma_t = inf, sum gamma_t^2 < inf).
-    fit_intercept : bool
-        Learn a bias through x~ = [1, x] ([IML-L5]); if False the boundary passes
-        through the origin, as in [Wainwright-L2] and [NN-Notes].
-    max_iter : int >= 1
-        The cap on passes over the data (a pass = n points examined).
-    random_state : int or None
-        Seed of the draws of order="random" and "uniform" (unused by the other orders).
-    store_trajectory : bool
-        Keep theta^0 = 0, theta^1, ... (one entry per update) in ``trajectory_``.
-
-    Attributes
-    ----------
-    classes_ : the two sorted labels; classes_[0] plays y = -1, classes_[1] plays y = +1.
-    coef_ : theta_1..theta_d, a vector of length d.
-    intercept_ : theta_0 (0.0 when fit_intercept is False).
-    n_mistakes_ : the number of updates made (the t of Theorem 2.3).
-    n_iter_ : the number of passes used (the last one possibly partial).
-    converged_ : True when the fit ended on a pass or scan with no mistake, so that the
-        final theta separates the training data; False when ``max_iter`` stopped it (a
-        ``ConvergenceWarning`` is emitted and the last theta is kept, a usable model).
-    trajectory_ : [theta~^0, theta~^1, ...] with theta~ = [theta_0, theta_1..d] (or
-        [theta_1..d] without intercept), or None unless store_trajectory.
-
-    Examples
-    --------
-    >>> model = Perceptron().fit([[0.0, 0.0], [1.0, 1.0], [3.0, 3.0], [4.0, 3.0]], [0, 0, 1, 1])
-    >>> model.predict([[0.5, 0.0], [3.5, 3.5]]), model.converged_
-    ([0, 1], True)
-    """
-
-    _binary_only = True
-
-    def __init__(self, *, order="cyclic", learning_rate=1.0, schedule="constant",
-                 fit_intercept=True, max_iter=1000, random_state=None, store_trajectory=False):
-        self.order = order
-        self.learning_rate = learning_rate
-        self.schedule = schedule
-        self.fit_intercept = fit_intercept
-        self.max_iter = max_iter
-        self.random_state = random_state
-        self.store_trajectory = store_trajectory
-
-    def _check_params(self, X):
-        validation.check_option(self.order, "order", ORDERS)
-        validation.check_scalar(self.learning_rate, "learning_rate", "real", 0.0, math.inf,
-                                low_open=True, high_open=True)
-        validation.check_option(self.schedule, "schedule", SCHEDULES)
-        _check_bool(self.fit_intercept, "fit_intercept")
-        validation.check_scalar(self.max_iter, "max_iter", "int", 1)
-        _check_bool(self.store_trajectory, "store_trajectory")
-        check_random_state(self.random_state)
-
-    def _fit(self, X, codes):
-        generator = check_random_state(self.random_state)
-        theta, n_mistakes, n_iter, converged, trajectory = self._run_passes(X, codes, generator)
-        if not all(math.isfinite(value) for value in theta):
-            raise ValueError("Perceptron: theta overflowed float64 (the entries of X are too "
-                             "large for sums of products theta_j x_j); rescale the features")
-        self.intercept_ = float(theta[0]) if self.fit_intercept else 0.0
-        self.coef_ = theta[1:] if self.fit_intercept else theta
-        self.n_mistakes_ = n_mistakes
-        self.n_iter_ = n_iter
-        self.converged_ = converged
-        self.trajectory_ = trajectory if self.store_trajectory else None
-        if not converged:
-            warn_not_converged(
-                f"Perceptron did not converge: every one of max_iter={self.max_iter} passes "
-                f"found a mistake ({n_mistakes} updates); the data may not be linearly "
-                "separable. The last theta is kept.")
-
-    def _run_passes(self, X, codes, generator):
-        """(theta~, n_mistakes, n_iter, converged, trajectory): the loop refml_fast replaces."""
-        y = self.signs_from_codes(codes)
-        rows = [[1.0] + x for x in X] if self.fit_intercept else X
-        trajectory = [[0.0] * len(rows[0])] if self.store_trajectory else None
-        decreasing = self.schedule == "decreasing"
-        if self.order == "cyclic":
-            run = cyclic_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
-                                trajectory)
-        elif self.order == "batch":
-            run = batch_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
-                               trajectory)
-        else:
-            passes = random_passes if self.order == "random" else uniform_passes
-            run = passes(rows, y, self.learning_rate, decreasing, self.max_iter, trajectory,
-                         generator)
-        return run + (trajectory,)
-
-    def decision_function(self, X):
-        """theta'x~ = theta_0 + sum_j theta_j x_j for each row (its sign is the prediction)."""
-        X = self._validate_predict(X)
-        return self._as_output(self._decision_values(X))
-
-    def _decision_values(self, X):
-        scores = []
-        for x in X:
-            # The same float operations, in the same order, as dot(theta~, x~) during fit.
-            score = 0.0 + self.intercept_
-            for theta_j, x_j in zip(self.coef_, x):
-                score += theta_j * x_j
-            scores.append(score)
-        return scores
-
-    def _predict_codes(self, X):
-        # sign(0) = +1: a point on the boundary goes to classes_[1].
-        return [1 if score >= 0.0 else 0 for score in self._decision_values(X)]
-
-
-def _check_bool(value, name):
-    if not isinstance(value, bool):
-        raise ValueError(f"Invalid parameter {name}={value!r}: must be True or False")
-
-
 # ----------------------------------------------------------------------------------------
-# The four orders.  Each returns (theta~, n_mistakes, n_iter, converged) and appends a copy
+# The rule and its four orders.  Each order returns (theta~, n_mistakes, n_iter, converged) and appends a copy
 # of theta~ after every update to ``trajectory`` when it is a list.
 
 
@@ -354,6 +210,136 @@ def perceptron_criterion(theta, X, y, fit_intercept=True):
         if margin <= 0.0:                                  # i in M(theta)
             total -= margin
     return total
+
+
+# ----------------------------------------------------------------------------------------
+# The estimator: validation, labels and attributes around the orders above.
+
+
+class Perceptron(Classifier):
+    """Binary perceptron: theta <- theta + gamma_t y_i x~_i on every mistake y_i theta'x~_i <= 0.
+
+    Parameters
+    ----------
+    order : "cyclic", "batch", "random" or "uniform"
+        Which mistake is corrected next (see the module docstring).
+    learning_rate : float > 0
+        gamma ([MATH412]), eta ([Yan]): the constant step, or the scale of the
+        decreasing one.
+    schedule : "constant" or "decreasing"
+        gamma_t = learning_rate, or gamma_t = learning_rate / t with t the number of points
+        examined so far (sum gamma_t = inf, sum gamma_t^2 < inf).
+    fit_intercept : bool
+        Learn a bias through x~ = [1, x] ([IML-L5]); if False the boundary passes
+        through the origin, as in [Wainwright-L2] and [NN-Notes].
+    max_iter : int >= 1
+        The cap on passes over the data (a pass = n points examined).
+    random_state : int or None
+        Seed of the draws of order="random" and "uniform" (unused by the other orders).
+    store_trajectory : bool
+        Keep theta^0 = 0, theta^1, ... (one entry per update) in ``trajectory_``.
+
+    Attributes
+    ----------
+    classes_ : the two sorted labels; classes_[0] plays y = -1, classes_[1] plays y = +1.
+    coef_ : theta_1..theta_d, a vector of length d.
+    intercept_ : theta_0 (0.0 when fit_intercept is False).
+    n_mistakes_ : the number of updates made (the t of Theorem 2.3).
+    n_iter_ : the number of passes used (the last one possibly partial).
+    converged_ : True when the fit ended on a pass or scan with no mistake, so that the
+        final theta separates the training data; False when ``max_iter`` stopped it (a
+        ``ConvergenceWarning`` is emitted and the last theta is kept, a usable model).
+    trajectory_ : [theta~^0, theta~^1, ...] with theta~ = [theta_0, theta_1..d] (or
+        [theta_1..d] without intercept), or None unless store_trajectory.
+
+    Examples
+    --------
+    >>> model = Perceptron().fit([[0.0, 0.0], [1.0, 1.0], [3.0, 3.0], [4.0, 3.0]], [0, 0, 1, 1])
+    >>> model.predict([[0.5, 0.0], [3.5, 3.5]]), model.converged_
+    ([0, 1], True)
+    """
+
+    _binary_only = True
+
+    def __init__(self, *, order="cyclic", learning_rate=1.0, schedule="constant",
+                 fit_intercept=True, max_iter=1000, random_state=None, store_trajectory=False):
+        self.order = order
+        self.learning_rate = learning_rate
+        self.schedule = schedule
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.store_trajectory = store_trajectory
+
+    def _check_params(self, X):
+        validation.check_option(self.order, "order", ORDERS)
+        validation.check_scalar(self.learning_rate, "learning_rate", "real", 0.0, math.inf,
+                                low_open=True, high_open=True)
+        validation.check_option(self.schedule, "schedule", SCHEDULES)
+        _check_bool(self.fit_intercept, "fit_intercept")
+        validation.check_scalar(self.max_iter, "max_iter", "int", 1)
+        _check_bool(self.store_trajectory, "store_trajectory")
+        check_random_state(self.random_state)
+
+    def _fit(self, X, codes):
+        generator = check_random_state(self.random_state)
+        theta, n_mistakes, n_iter, converged, trajectory = self._run_passes(X, codes, generator)
+        if not all(math.isfinite(value) for value in theta):
+            raise ValueError("Perceptron: theta overflowed float64 (the entries of X are too "
+                             "large for sums of products theta_j x_j); rescale the features")
+        self.intercept_ = float(theta[0]) if self.fit_intercept else 0.0
+        self.coef_ = theta[1:] if self.fit_intercept else theta
+        self.n_mistakes_ = n_mistakes
+        self.n_iter_ = n_iter
+        self.converged_ = converged
+        self.trajectory_ = trajectory if self.store_trajectory else None
+        if not converged:
+            warn_not_converged(
+                f"Perceptron did not converge: every one of max_iter={self.max_iter} passes "
+                f"found a mistake ({n_mistakes} updates); the data may not be linearly "
+                "separable. The last theta is kept.")
+
+    def _run_passes(self, X, codes, generator):
+        """(theta~, n_mistakes, n_iter, converged, trajectory): the loop refml_fast replaces."""
+        y = self.signs_from_codes(codes)
+        rows = [[1.0] + x for x in X] if self.fit_intercept else X
+        trajectory = [[0.0] * len(rows[0])] if self.store_trajectory else None
+        decreasing = self.schedule == "decreasing"
+        if self.order == "cyclic":
+            run = cyclic_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
+                                trajectory)
+        elif self.order == "batch":
+            run = batch_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
+                               trajectory)
+        else:
+            passes = random_passes if self.order == "random" else uniform_passes
+            run = passes(rows, y, self.learning_rate, decreasing, self.max_iter, trajectory,
+                         generator)
+        return run + (trajectory,)
+
+    def decision_function(self, X):
+        """theta'x~ = theta_0 + sum_j theta_j x_j for each row (its sign is the prediction)."""
+        X = self._validate_predict(X)
+        return self._as_output(self._decision_values(X))
+
+    def _decision_values(self, X):
+        scores = []
+        for x in X:
+            # The same float operations, in the same order, as dot(theta~, x~) during fit.
+            score = 0.0 + self.intercept_
+            for theta_j, x_j in zip(self.coef_, x):
+                score += theta_j * x_j
+            scores.append(score)
+        return scores
+
+    def _predict_codes(self, X):
+        # sign(0) = +1: a point on the boundary goes to classes_[1].
+        return [1 if score >= 0.0 else 0 for score in self._decision_values(X)]
+
+
+def _check_bool(value, name):
+    if not isinstance(value, bool):
+        raise ValueError(f"Invalid parameter {name}={value!r}: must be True or False")
 
 
 def _mistake_bound(perceptron_class, X, y, theta, fit_intercept):

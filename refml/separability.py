@@ -50,9 +50,12 @@ returned w~ is rounded, to the nearest floats: y_i w~'x~_i >= 1 holds exactly fo
 rational w~, and up to that rounding for the floats.
 """
 
+import math
 from fractions import Fraction
 
+from . import _smo
 from . import _validation as validation
+from ._smo import exact_max_margin
 from .base import Classifier
 
 
@@ -189,3 +192,56 @@ def answer(tableau, n):
     pi = [1 - tableau["cost"][n + r] for r in range(m)]
     w = [-pi[r] / pi[m - 1] for r in range(m - 1)]
     return True, [float(value) for value in w]
+
+
+# ----------------------------------------------------------------------------------------
+# The separator with the largest margin through the origin (for the perceptron's bound).
+
+
+def max_margin_separator(X, y, fit_intercept=False, tol=1e-6, max_iter=100_000):
+    """theta maximising min_i y_i theta'r_i / ||theta|| over the rows r_i = x_i, or
+    r_i = x~_i = [1, x_i] with ``fit_intercept`` (theta = [theta_0, theta_1..d]).
+
+    This is the delta of Theorem 2.3 ([Wainwright-L2]) at its largest, so R^2/delta^2 at its
+    smallest.  It is the hard-margin SVM *without* a free bias on the rows r_i, obtained from
+    the ordinary SVM on the data mirrored through the origin, {(r_i, y_i)} and
+    {(-r_i, -y_i)}: a bias b there needs y_i theta'r_i >= 1 + |b|, so the optimum has b = 0
+    and its beta is the wanted theta.  Raises ValueError when no theta separates the rows
+    (decided exactly by ``linear_separability`` on the mirrored data).
+
+    SMO ends within ``tol`` of the optimum; the result is then made exact when it can be: with
+    z_i = y_i r_i and S the support vectors found, the KKT equalities z_s'theta = 1 (s in S),
+    theta = sum_S alpha_s z_s are solved in rationals, and the solution is kept if it passes
+    the exact KKT test (alpha >= 0 and z_i'theta >= 1 for every i): it is then the maximum-margin
+    theta, rounded to floats.  Otherwise (a degenerate support set) SMO's theta is returned.
+    """
+    from .svm import SVC
+
+    return _max_margin_separator(SVC, linear_separability, X, y, fit_intercept, tol, max_iter)
+
+
+def _max_margin_separator(svc_class, separability, X, y, fit_intercept, tol, max_iter):
+    rows, signs = validated_rows(X, y, "max_margin_separator")
+    if fit_intercept:
+        rows = [[1.0] + list(x) for x in rows]
+    mirrored = [list(r) for r in rows] + [[-value for value in r] for r in rows]
+    mirrored_signs = list(signs) + [-s for s in signs]
+    separable, _ = separability(mirrored, mirrored_signs)
+    if not separable:
+        raise ValueError("no separator: the rows are not linearly separable"
+                         f"{' through the origin' if not fit_intercept else ''} "
+                         "(the LP of linear_separability is infeasible)")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = svc_class(C=math.inf, tol=tol, max_iter=max_iter).fit(mirrored, mirrored_signs)
+    support = sorted({int(index) % len(rows) for index in model.support_})
+    theta = exact_max_margin(rows, signs, support)
+    if theta is None:
+        theta = [float(value) for value in model.coef_]
+    for r, s in zip(rows, signs):
+        if not s * _smo.kernel_value("linear", theta, r, 0.0, 0, 0.0) > 0.0:
+            raise ValueError("the hard-margin SVM did not reach a separator in "
+                             f"max_iter={max_iter} steps; raise max_iter")
+    return theta

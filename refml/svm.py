@@ -67,8 +67,84 @@ import math
 
 from . import _smo
 from . import _validation as validation
-from ._smo import exact_max_margin
 from .base import Classifier, warn_not_converged
+from .separability import _max_margin_separator, max_margin_separator  # noqa: F401
+
+# ----------------------------------------------------------------------------------------
+# Primal recovery and the KKT measures (shared by both packages: plain loops over n).
+
+
+def intercept(alpha, y, scores, C):
+    """beta_0: the mean of v_i = y_i - f0(x_i) over 0 < alpha_i < C, else the midpoint of
+    [max_{I_up} v, min_{I_low} v], the interval the KKT conditions leave for it."""
+    total, count = 0.0, 0
+    for i in range(len(y)):
+        if 0.0 < alpha[i] < C:
+            total += y[i] - scores[i]
+            count += 1
+    if count > 0:
+        return total / count
+    low, high = -math.inf, math.inf
+    for i in range(len(y)):
+        v = y[i] - scores[i]
+        if _smo.in_up(alpha[i], y[i], C):
+            low = max(low, v)
+        if _smo.in_low(alpha[i], y[i], C):
+            high = min(high, v)
+    if low == -math.inf or high == math.inf:
+        return high if low == -math.inf else low
+    return (low + high) / 2.0
+
+
+def kkt_violations(alpha, y, margins, C):
+    """The four KKT conditions of [Yan] measured at (alpha, beta, beta_0, xi)."""
+    primal = dual = slackness = balance = 0.0
+    for i in range(len(y)):
+        g, a = margins[i], alpha[i]
+        xi = 1.0 - g if (C < math.inf and g < 1.0) else 0.0   # xi_i = (1 - g_i)_+, 0 if C = inf
+        if 1.0 - xi - g > primal:
+            primal = 1.0 - xi - g
+        if -a > dual or a - C > dual:
+            dual = max(-a, a - C)
+        if a > 0.0 and abs(g - 1.0 + xi) > slackness:
+            slackness = abs(g - 1.0 + xi)
+        if a < C and xi > slackness:
+            slackness = xi
+        balance += a * y[i]
+    return {"primal feasibility": primal, "dual feasibility": dual,
+            "complementary slackness": slackness, "stationarity": abs(balance)}
+
+
+def objectives(alpha, margins, beta_norm2, C):
+    """(P, D): 1/2||beta||^2 + C sum xi_i, and sum alpha_i - 1/2 ||beta||^2."""
+    slack_total = 0.0
+    if C < math.inf:
+        for g in margins:
+            slack_total += max(0.0, 1.0 - g)
+    primal = 0.5 * beta_norm2 + (C * slack_total if slack_total > 0.0 else 0.0)
+    alpha_total = 0.0
+    for a in alpha:
+        alpha_total += a
+    return primal, alpha_total - 0.5 * beta_norm2
+
+
+def dual_objective(alpha, y, K):
+    """(D): sum_i alpha_i - 1/2 sum_i sum_j alpha_i alpha_j y_i y_j K_ij, the lecture's double
+    sum over all pairs (K the kernel matrix, or the Gram matrix x_i'x_j).  ``fit`` reports the
+    same value as ``dual_objective_``, computed in O(n) from the scores f(x_i) - beta_0 =
+    sum_j alpha_j y_j K_ij (``objectives``); conformance/t10_svm.py checks the two agree."""
+    total = 0.0
+    for a in alpha:
+        total += a
+    double_sum = 0.0
+    for i in range(len(alpha)):
+        for j in range(len(alpha)):
+            double_sum += alpha[i] * alpha[j] * y[i] * y[j] * K[i][j]
+    return total - 0.5 * double_sum
+
+
+# ----------------------------------------------------------------------------------------
+# The estimator: SMO's multipliers, then the primal, the intercept and the KKT measures.
 
 
 class SVC(Classifier):
@@ -276,116 +352,3 @@ class SVC(Classifier):
 
     def _predict_codes(self, X):
         return [1 if value >= 0.0 else 0 for value in self._decision_values(X)]
-
-
-# ----------------------------------------------------------------------------------------
-# Primal recovery and the KKT measures (shared by both packages: plain loops over n).
-
-
-def intercept(alpha, y, scores, C):
-    """beta_0: the mean of v_i = y_i - f0(x_i) over 0 < alpha_i < C, else the midpoint of
-    [max_{I_up} v, min_{I_low} v], the interval the KKT conditions leave for it."""
-    total, count = 0.0, 0
-    for i in range(len(y)):
-        if 0.0 < alpha[i] < C:
-            total += y[i] - scores[i]
-            count += 1
-    if count > 0:
-        return total / count
-    low, high = -math.inf, math.inf
-    for i in range(len(y)):
-        v = y[i] - scores[i]
-        if _smo.in_up(alpha[i], y[i], C):
-            low = max(low, v)
-        if _smo.in_low(alpha[i], y[i], C):
-            high = min(high, v)
-    if low == -math.inf or high == math.inf:
-        return high if low == -math.inf else low
-    return (low + high) / 2.0
-
-
-def kkt_violations(alpha, y, margins, C):
-    """The four KKT conditions of [Yan] measured at (alpha, beta, beta_0, xi)."""
-    primal = dual = slackness = balance = 0.0
-    for i in range(len(y)):
-        g, a = margins[i], alpha[i]
-        xi = 1.0 - g if (C < math.inf and g < 1.0) else 0.0   # xi_i = (1 - g_i)_+, 0 if C = inf
-        if 1.0 - xi - g > primal:
-            primal = 1.0 - xi - g
-        if -a > dual or a - C > dual:
-            dual = max(-a, a - C)
-        if a > 0.0 and abs(g - 1.0 + xi) > slackness:
-            slackness = abs(g - 1.0 + xi)
-        if a < C and xi > slackness:
-            slackness = xi
-        balance += a * y[i]
-    return {"primal feasibility": primal, "dual feasibility": dual,
-            "complementary slackness": slackness, "stationarity": abs(balance)}
-
-
-def objectives(alpha, margins, beta_norm2, C):
-    """(P, D): 1/2||beta||^2 + C sum xi_i, and sum alpha_i - 1/2 ||beta||^2."""
-    slack_total = 0.0
-    if C < math.inf:
-        for g in margins:
-            slack_total += max(0.0, 1.0 - g)
-    primal = 0.5 * beta_norm2 + (C * slack_total if slack_total > 0.0 else 0.0)
-    alpha_total = 0.0
-    for a in alpha:
-        alpha_total += a
-    return primal, alpha_total - 0.5 * beta_norm2
-
-
-# ----------------------------------------------------------------------------------------
-# The separator with the largest margin through the origin (for the perceptron's bound).
-
-
-def max_margin_separator(X, y, fit_intercept=False, tol=1e-6, max_iter=100_000):
-    """theta maximising min_i y_i theta'r_i / ||theta|| over the rows r_i = x_i, or
-    r_i = x~_i = [1, x_i] with ``fit_intercept`` (theta = [theta_0, theta_1..d]).
-
-    This is the delta of Theorem 2.3 ([Wainwright-L2]) at its largest, so R^2/delta^2 at its
-    smallest.  It is the hard-margin SVM *without* a free bias on the rows r_i, obtained from
-    the ordinary SVM on the data mirrored through the origin, {(r_i, y_i)} and
-    {(-r_i, -y_i)}: a bias b there needs y_i theta'r_i >= 1 + |b|, so the optimum has b = 0
-    and its beta is the wanted theta.  Raises ValueError when no theta separates the rows
-    (decided exactly by ``linear_separability`` on the mirrored data).
-
-    SMO ends within ``tol`` of the optimum; the result is then made exact when it can be: with
-    z_i = y_i r_i and S the support vectors found, the KKT equalities z_s'theta = 1 (s in S),
-    theta = sum_S alpha_s z_s are solved in rationals, and the solution is kept if it passes
-    the exact KKT test (alpha >= 0 and z_i'theta >= 1 for every i): it is then the maximum-margin
-    theta, rounded to floats.  Otherwise (a degenerate support set) SMO's theta is returned.
-    """
-    from .separability import linear_separability
-
-    return _max_margin_separator(SVC, linear_separability, X, y, fit_intercept, tol, max_iter)
-
-
-def _max_margin_separator(svc_class, separability, X, y, fit_intercept, tol, max_iter):
-    from .separability import validated_rows
-
-    rows, signs = validated_rows(X, y, "max_margin_separator")
-    if fit_intercept:
-        rows = [[1.0] + list(x) for x in rows]
-    mirrored = [list(r) for r in rows] + [[-value for value in r] for r in rows]
-    mirrored_signs = list(signs) + [-s for s in signs]
-    separable, _ = separability(mirrored, mirrored_signs)
-    if not separable:
-        raise ValueError("no separator: the rows are not linearly separable"
-                         f"{' through the origin' if not fit_intercept else ''} "
-                         "(the LP of linear_separability is infeasible)")
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model = svc_class(C=math.inf, tol=tol, max_iter=max_iter).fit(mirrored, mirrored_signs)
-    support = sorted({int(index) % len(rows) for index in model.support_})
-    theta = exact_max_margin(rows, signs, support)
-    if theta is None:
-        theta = [float(value) for value in model.coef_]
-    for r, s in zip(rows, signs):
-        if not s * _smo.kernel_value("linear", theta, r, 0.0, 0, 0.0) > 0.0:
-            raise ValueError("the hard-margin SVM did not reach a separator in "
-                             f"max_iter={max_iter} steps; raise max_iter")
-    return theta
