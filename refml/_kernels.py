@@ -46,6 +46,21 @@ def epanechnikov(x):
     return 3.0 / (4.0 * SQRT5) * (1.0 - x * x / 5.0)
 
 
+def kde_on_the_line(x, sample, h, kernel="gaussian"):
+    """[Yan]'s kernel density estimate in one dimension, as printed:
+
+        f_hat(x) = 1/(n h) sum_i K((x - X_i) / h).
+
+    ``KernelDensity`` computes the same value for a general bandwidth matrix H (1-D: H = h^2)
+    as det(H)^(-1/2) K(H^(-1/2)(x - X_i)) averaged, through its Cholesky factor and in log
+    space for extreme points; tests/test_density_flat.py checks that the two agree."""
+    K = kernel_function(kernel)
+    total = 0.0
+    for value in sample:
+        total += K((x - value) / h)
+    return total / (len(sample) * h)
+
+
 def kernel_function(kernel):
     """The one-dimensional K of a kernel name."""
     return {"gaussian": gaussian, "epanechnikov": epanechnikov}[kernel]

@@ -283,7 +283,8 @@ def _as_sample(x, estimator):
 
 
 class KernelDensity(bandwidths.KernelSums, DensityEstimator):
-    """f_hat(x) = 1/n sum_i det(H)^(-1/2) K(H^(-1/2)(x - X_i))  ([Yan], KDE).
+    """f_hat(x) = 1/n sum_i det(H)^(-1/2) K(H^(-1/2)(x - X_i))  ([Yan], KDE; in 1-D, H = h^2,
+    the printed 1/(n h) sum_i K((x - X_i)/h) of ``refml._kernels.kde_on_the_line``).
 
     Parameters
     ----------

@@ -70,6 +70,49 @@ from . import _linalg as linalg
 from . import _validation as validation
 from .base import Classifier
 
+# ----------------------------------------------------------------------------------------
+# The rules: Fisher's w and b, the K linear discriminants, the quadratic discriminant.
+
+
+def fisher_discriminant(L, mu_0, mu_1, omega_0, omega_1, solve=linalg.cholesky_solve):
+    """(w, b) with P(Y = 1 | x) = sigma(w'x + b), given L L' = Sigma ([MATH412]).
+
+    w = Sigma^{-1} (mu_1 - mu_0);  b = -1/2 (mu_1 + mu_0)' w + log(omega_1 / omega_0).
+    The log-odds are taken as log omega_1 - log omega_0: the quotient overflows for a
+    subnormal prior (priors=[5e-324, 1.0] gave b = inf).
+    """
+    w = solve(L, linalg.subtract(mu_1, mu_0))
+    b = -0.5 * linalg.dot(linalg.add(mu_1, mu_0), w) + (math.log(omega_1) - math.log(omega_0))
+    return w, b
+
+
+def linear_discriminants(L, means, priors, solve=linalg.cholesky_solve):
+    """(a_k, c_k) with delta_k(x) = x' a_k + c_k ([Yan]), given L L' = Sigma.
+
+    a_k = Sigma^{-1} mu_k;  c_k = -1/2 mu_k' a_k + log omega_k.
+    """
+    coef, intercept = [], []
+    for mu_k, omega_k in zip(means, priors):
+        a_k = solve(L, mu_k)
+        coef.append(a_k)
+        intercept.append(-0.5 * linalg.dot(mu_k, a_k) + math.log(omega_k))
+    return coef, intercept
+
+
+def quadratic_discriminant(x, mu_k, L_k, log_det_k, log_omega_k):
+    """delta_k(x) = -1/2 (log|Sigma_k| + (x - mu_k)' Sigma_k^{-1} (x - mu_k)) + log omega_k.
+
+    With Sigma_k = L_k L_k', the quadratic form is ||z||^2 for z = L_k^{-1} (x - mu_k)
+    (forward substitution): no inverse is formed.
+    """
+    z = linalg.solve_lower(L_k, linalg.subtract(x, mu_k))
+    mahalanobis = linalg.dot(z, z)
+    return -0.5 * (log_det_k + mahalanobis) + log_omega_k
+
+
+# ----------------------------------------------------------------------------------------
+# The estimators: the Gaussian plug-in fits around the rules above.
+
 
 class _GaussianDiscriminant(Classifier):
     """What LDA and QDA share: priors, class statistics, scores to outputs."""
@@ -246,31 +289,6 @@ class LinearDiscriminantAnalysis(_GaussianDiscriminant):
         return scores
 
 
-def fisher_discriminant(L, mu_0, mu_1, omega_0, omega_1, solve=linalg.cholesky_solve):
-    """(w, b) with P(Y = 1 | x) = sigma(w'x + b), given L L' = Sigma ([MATH412]).
-
-    w = Sigma^{-1} (mu_1 - mu_0);  b = -1/2 (mu_1 + mu_0)' w + log(omega_1 / omega_0).
-    The log-odds are taken as log omega_1 - log omega_0: the quotient overflows for a
-    subnormal prior (priors=[5e-324, 1.0] gave b = inf).
-    """
-    w = solve(L, linalg.subtract(mu_1, mu_0))
-    b = -0.5 * linalg.dot(linalg.add(mu_1, mu_0), w) + (math.log(omega_1) - math.log(omega_0))
-    return w, b
-
-
-def linear_discriminants(L, means, priors, solve=linalg.cholesky_solve):
-    """(a_k, c_k) with delta_k(x) = x' a_k + c_k ([Yan]), given L L' = Sigma.
-
-    a_k = Sigma^{-1} mu_k;  c_k = -1/2 mu_k' a_k + log omega_k.
-    """
-    coef, intercept = [], []
-    for mu_k, omega_k in zip(means, priors):
-        a_k = solve(L, mu_k)
-        coef.append(a_k)
-        intercept.append(-0.5 * linalg.dot(mu_k, a_k) + math.log(omega_k))
-    return coef, intercept
-
-
 class QuadraticDiscriminantAnalysis(_GaussianDiscriminant):
     """Quadratic discriminant analysis: the MAP classifier of [IML-L5] section 4.
 
@@ -333,14 +351,3 @@ class QuadraticDiscriminantAnalysis(_GaussianDiscriminant):
         if len(scores[0]) == 2:
             return [row[1] - row[0] for row in scores]
         return scores
-
-
-def quadratic_discriminant(x, mu_k, L_k, log_det_k, log_omega_k):
-    """delta_k(x) = -1/2 (log|Sigma_k| + (x - mu_k)' Sigma_k^{-1} (x - mu_k)) + log omega_k.
-
-    With Sigma_k = L_k L_k', the quadratic form is ||z||^2 for z = L_k^{-1} (x - mu_k)
-    (forward substitution): no inverse is formed.
-    """
-    z = linalg.solve_lower(L_k, linalg.subtract(x, mu_k))
-    mahalanobis = linalg.dot(z, z)
-    return -0.5 * (log_det_k + mahalanobis) + log_omega_k

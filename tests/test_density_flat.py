@@ -30,3 +30,19 @@ def test_kernel_density_has_a_scalar_bandwidth_in_one_dimension(lib):
     silverman = lib.KernelDensity(bandwidth="silverman").fit([[0.0], [1.0], [2.0], [4.0]])
     assert silverman.bandwidth_ == lib.silverman_bandwidth([0.0, 1.0, 2.0, 4.0])[0]
     assert lib.KernelDensity().fit([[0.0, 1.0], [1.0, 0.0]]).bandwidth_ is None
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "epanechnikov"])
+def test_kernel_density_is_the_printed_one_dimensional_sum(lib, kernel):
+    """KernelDensity's pdf (Cholesky factor, log space) equals [Yan]'s
+    1/(n h) sum_i K((x - X_i)/h), written out in refml._kernels.kde_on_the_line."""
+    import math
+
+    from refml._kernels import kde_on_the_line
+
+    sample = [0.12, 0.4, 0.35, 0.8, 0.55, 0.61, 0.58]
+    points = [-0.2, 0.0, 0.3, 0.5, 0.57, 1.1]
+    model = lib.KernelDensity(kernel=kernel, bandwidth=0.15).fit(sample)
+    for x, value in zip(points, as_list(model.pdf(points))):
+        expected = kde_on_the_line(x, sample, 0.15, kernel)
+        assert math.isclose(value, expected, rel_tol=1e-12, abs_tol=1e-300)
