@@ -42,6 +42,7 @@ midpoint between consecutive distinct values.
 """
 
 import math
+import sys
 
 GINI, ENTROPY = 0, 1  # criterion codes, shared with the refml_fast kernels
 CRITERIA = {"gini": GINI, "entropy": ENTROPY}
@@ -240,24 +241,34 @@ def grow(X, codes, weights, n_classes, settings, rng):
     (XOR: the first split of a fully grown tree may gain nothing, the next ones everything).
     """
     tree = Tree(n_classes)
-    n_features = len(X[0])
-    root_rows = list(range(len(X)))
-    pending = [(root_rows, class_totals(root_rows, codes, weights, n_classes), 0, LEAF, 0)]
-    while pending:
-        rows, counts, depth, parent, side = pending.pop()
-        node = tree.add_node(counts, len(rows),
-                             node_impurity(counts, total_weight(counts), settings["criterion"]))
-        if parent != LEAF:
-            (tree.children_left if side == 0 else tree.children_right)[parent] = node
-        if is_leaf(counts, depth, settings):
-            continue
-        features = candidate_features(X, rows, n_features, settings["n_candidates"], rng)
-        split = best_split(X, codes, weights, rows, features, n_classes, settings["criterion"])
-        if split is None:
-            continue
-        feature, threshold, left_rows, right_rows, left_counts, right_counts = split
-        tree.feature[node] = feature
-        tree.threshold[node] = threshold
-        pending.append((right_rows, right_counts, depth + 1, node, 1))
-        pending.append((left_rows, left_counts, depth + 1, node, 0))  # popped first
+    rows = list(range(len(X)))
+    limit = sys.getrecursionlimit()     # a chain of splits may be as deep as n - 1
+    sys.setrecursionlimit(max(limit, len(X) + 200))
+    try:
+        grow_node(tree, X, codes, weights, rows, class_totals(rows, codes, weights, n_classes),
+                  0, settings, rng)
+    finally:
+        sys.setrecursionlimit(limit)
     return tree
+
+
+def grow_node(tree, X, codes, weights, rows, counts, depth, settings, rng):
+    """CART at one node ([Yan], classification trees): a leaf if a stopping rule holds or no
+    split exists; else the best split, then the left subtree, then the right.  Returns the
+    node's id."""
+    node = tree.add_node(counts, len(rows),
+                         node_impurity(counts, total_weight(counts), settings["criterion"]))
+    if is_leaf(counts, depth, settings):
+        return node
+    features = candidate_features(X, rows, len(X[0]), settings["n_candidates"], rng)
+    split = best_split(X, codes, weights, rows, features, tree.n_classes, settings["criterion"])
+    if split is None:
+        return node
+    feature, threshold, left_rows, right_rows, left_counts, right_counts = split
+    tree.feature[node] = feature
+    tree.threshold[node] = threshold
+    tree.children_left[node] = grow_node(tree, X, codes, weights, left_rows, left_counts,
+                                         depth + 1, settings, rng)
+    tree.children_right[node] = grow_node(tree, X, codes, weights, right_rows, right_counts,
+                                          depth + 1, settings, rng)
+    return node
