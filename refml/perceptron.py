@@ -194,18 +194,12 @@ def perceptron_criterion(theta, X, y, fit_intercept=True):
     and -y_i x~_i is its gradient's term, so the update theta + y_i x~_i for a random i in M
     is a stochastic gradient step with step size 1.
     """
-    X = validation.as_matrix(X)
-    labels = validation.as_labels(y)
-    validation.check_consistent_length(len(X), len(labels))
-    classes, codes = validation.encode_labels(labels)
-    validation.check_binary(classes, "perceptron_criterion")
-    _check_bool(fit_intercept, "fit_intercept")
-    rows = [[1.0] + x for x in X] if fit_intercept else X
+    X, labels, rows, signs = _signed_rows(X, y, fit_intercept, "perceptron_criterion")
     theta = validation.as_matrix([theta], "theta")[0]
     if len(theta) != len(rows[0]):
         raise ValueError(f"theta has {len(theta)} entries, expected {len(rows[0])}")
     total = 0.0
-    for sign, x in zip(Classifier.signs_from_codes(codes), rows):
+    for sign, x in zip(signs, rows):
         margin = sign * linalg.dot(theta, x)
         if margin <= 0.0:                                  # i in M(theta)
             total -= margin
@@ -342,14 +336,20 @@ def _check_bool(value, name):
         raise ValueError(f"Invalid parameter {name}={value!r}: must be True or False")
 
 
-def _mistake_bound(perceptron_class, X, y, theta, fit_intercept):
+def _signed_rows(X, y, fit_intercept, name):
+    """(X, labels, rows x~_i, signs y_i in {-1, +1}) validated for ``name``."""
     X = validation.as_matrix(X)
     labels = validation.as_labels(y)
     validation.check_consistent_length(len(X), len(labels))
     classes, codes = validation.encode_labels(labels)
-    validation.check_binary(classes, "mistake_bound")
+    validation.check_binary(classes, name)
     _check_bool(fit_intercept, "fit_intercept")
     rows = [[1.0] + x for x in X] if fit_intercept else X
+    return X, labels, rows, Classifier.signs_from_codes(codes)
+
+
+def _mistake_bound(perceptron_class, X, y, theta, fit_intercept):
+    X, labels, rows, signs = _signed_rows(X, y, fit_intercept, "mistake_bound")
     if theta is None:
         theta = _max_margin_separator(perceptron_class, X, labels, fit_intercept)
     else:
@@ -358,8 +358,7 @@ def _mistake_bound(perceptron_class, X, y, theta, fit_intercept):
             raise ValueError(f"theta has {len(theta)} entries, expected {len(rows[0])} "
                              f"({'1 + ' if fit_intercept else ''}{len(X[0])} features)")
     R = max(linalg.norm(x) for x in rows)                                 # eq. (2.24)
-    worst = min(sign * linalg.dot(theta, x)
-                for sign, x in zip(Classifier.signs_from_codes(codes), rows))
+    worst = min(sign * linalg.dot(theta, x) for sign, x in zip(signs, rows))
     if not worst > 0.0:
         raise ValueError(f"theta does not separate the data: min_i y_i theta'x_i = {worst!r} "
                          "<= 0, so the margin delta is not positive")

@@ -81,6 +81,13 @@ def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
             residual = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
             for j in range(p):
                 gradient[k * p + j] += residual * x_tilde[j]
+    return data_loss / n + regularise(theta, n_free, d, fit_intercept, alpha, n, gradient)
+
+
+@kernel
+def regularise(theta, n_free, d, fit_intercept, alpha, n, gradient):
+    """gradient <- gradient / n + alpha [w_k, 0]; returns (alpha/2) sum_k ||w_k||^2."""
+    p = d + (1 if fit_intercept else 0)
     penalty = 0.0
     for k in range(n_free):
         for j in range(d):
@@ -89,7 +96,7 @@ def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
         for j in range(p):
             ridge = alpha * theta[k * p + j] if j < d else 0.0
             gradient[k * p + j] = gradient[k * p + j] / n + ridge
-    return data_loss / n + 0.5 * alpha * penalty
+    return 0.5 * alpha * penalty
 
 
 @kernel

@@ -14,7 +14,7 @@ from numba import prange
 
 from ._config import kernel, run_parallel
 from ._kernels import PARALLEL_WORK
-from ._logistic_kernels import load_row, probabilities_from_scores
+from ._logistic_kernels import load_row, probabilities_from_scores, regularise
 
 BLOCK = 256
 
@@ -89,19 +89,10 @@ def gradient_parallel(X, residuals, fit_intercept, gradient):
 def finish(losses, theta, n_free, d, fit_intercept, alpha, gradient):
     """L = sum_i loss_i / n + (alpha/2) sum ||w_k||^2; gradient / n + alpha [w_k, 0]."""
     n = losses.shape[0]
-    p = d + (1 if fit_intercept else 0)
     data_loss = 0.0
     for i in range(n):
         data_loss += losses[i]
-    penalty = 0.0
-    for k in range(n_free):
-        for j in range(d):
-            penalty += theta[k * p + j] * theta[k * p + j]
-    for k in range(n_free):
-        for j in range(p):
-            ridge = alpha * theta[k * p + j] if j < d else 0.0
-            gradient[k * p + j] = gradient[k * p + j] / n + ridge
-    return data_loss / n + 0.5 * alpha * penalty
+    return data_loss / n + regularise(theta, n_free, d, fit_intercept, alpha, n, gradient)
 
 
 def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
