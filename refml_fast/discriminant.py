@@ -29,6 +29,7 @@ from refml import _discriminant_gaussian as gaussian
 from refml import discriminant as reference
 
 from ._config import kernel
+from ._discriminant_statistics import class_means, class_statistics, pooled_scatter
 from .base import FastMixin
 
 
@@ -68,7 +69,7 @@ class _FastGaussian:
     def _factor(Sigma, what, reg_param):
         if not np.isfinite(Sigma).all():
             raise ValueError(gaussian.overflow_message(what))
-        L = np.zeros_like(Sigma)
+        L = np.zeros(Sigma.shape)   # calloc: pages the factorisation never reaches stay free
         if cholesky_kernel(Sigma, L) and bool(np.all(np.diag(L) * np.diag(L) >
                                                     gaussian.SINGULAR_TOLERANCE * np.diag(Sigma))):
             return L
@@ -102,6 +103,21 @@ class _FastGaussian:
 
 class LinearDiscriminantAnalysis(_FastGaussian, FastMixin, reference.LinearDiscriminantAnalysis):
     __doc__ = reference.LinearDiscriminantAnalysis.__doc__
+
+    def _class_statistics(self, X, codes, n_classes):
+        """n_k, mu_k, and the pooled scatter W in place of the K scatter matrices (LDA only
+        pools them): ``pooled_scatter``, the same floats in one d x d array."""
+        n_features = X.shape[1]
+        counts = np.zeros(n_classes, dtype=np.int64)
+        means = np.zeros((n_classes, n_features))
+        class_means(X, codes, counts, means)
+        W = np.zeros((n_features, n_features))
+        pooled_scatter(X, codes, np.zeros(n_classes, dtype=np.int64) + counts, means, W)
+        return counts.tolist(), means.tolist(), W[None]
+
+    @staticmethod
+    def _pooled_scatter(scatters):
+        return scatters[0]       # already pooled by ``_class_statistics``
 
     def _fit(self, X, codes):
         super()._fit(X, codes)
@@ -186,77 +202,6 @@ def cholesky_solve_kernel(L, x):
         for k in range(i + 1, n):
             total -= L[k, i] * x[k]
         x[i] = total / L[i, i]
-
-
-@kernel
-def class_statistics(X, codes, counts, means, scatters):
-    """n_k, mu_k = (1/n_k) sum x_i, S_k = sum (x_i - mu_k)(x_i - mu_k)', in refml's order.
-
-    Each entry S_k[j, l] receives the products of class k's rows one after the other in
-    data order, as in refml; four rows at a time, so that the running sum stays in a
-    register: ((((S + p_1) + p_2) + p_3) + p_4) rounds exactly as four separate updates.
-    """
-    n_samples, n_features = X.shape
-    n_classes = means.shape[0]
-    for i in range(n_samples):
-        k = codes[i]
-        counts[k] += 1
-        for j in range(n_features):
-            means[k, j] += X[i, j]
-    for k in range(n_classes):
-        for j in range(n_features):
-            means[k, j] = means[k, j] / counts[k]
-    rows = _rows_by_class(codes, counts)
-    centered = np.empty((4, n_features))
-    start = 0
-    for k in range(n_classes):
-        stop = start + counts[k]
-        S = scatters[k]
-        position = start
-        while position < stop:
-            size = min(4, stop - position)
-            for r in range(size):
-                i = rows[position + r]
-                for j in range(n_features):
-                    centered[r, j] = X[i, j] - means[k, j]
-            if size == 4:
-                _add_four_outer_products(S, centered)
-            else:
-                for r in range(size):
-                    for j in range(n_features):
-                        c_j = centered[r, j]
-                        for l in range(j + 1):        # lower triangle, l <= j
-                            S[j, l] += c_j * centered[r, l]
-            position += size
-        start = stop
-        for j in range(n_features):
-            for l in range(j):
-                S[l, j] = S[j, l]
-
-
-@kernel
-def _rows_by_class(codes, counts):
-    """The row indices grouped by class, each group in data order (a stable counting sort)."""
-    offsets = np.zeros(counts.shape[0], dtype=np.int64)
-    for k in range(1, counts.shape[0]):
-        offsets[k] = offsets[k - 1] + counts[k - 1]
-    rows = np.empty(codes.shape[0], dtype=np.int64)
-    for i in range(codes.shape[0]):
-        rows[offsets[codes[i]]] = i
-        offsets[codes[i]] += 1
-    return rows
-
-
-@kernel
-def _add_four_outer_products(S, centered):
-    """S[j, l] += c_1j c_1l, then c_2j c_2l, c_3j c_3l, c_4j c_4l (l <= j), in that order."""
-    for j in range(S.shape[0]):
-        c_1j, c_2j, c_3j, c_4j = centered[0, j], centered[1, j], centered[2, j], centered[3, j]
-        for l in range(j + 1):
-            total = S[j, l] + c_1j * centered[0, l]
-            total = total + c_2j * centered[1, l]
-            total = total + c_3j * centered[2, l]
-            S[j, l] = total + c_4j * centered[3, l]
 
 
 BLOCK = 64  # rows scored together: each row's floats are computed as alone, in refml's order
