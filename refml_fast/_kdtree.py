@@ -27,7 +27,7 @@ tight bounding box.  A query descends nearer child first, with an explicit stack
 import numba
 import numpy as np
 
-from ._config import kernel
+from ._config import kernel, run_parallel
 from ._heap import offer, sort_heap
 
 LEAF = 32
@@ -133,13 +133,29 @@ def box_distance(x, lower, upper):
     return total
 
 
-@kernel(parallel=True)
 def query(Xq, X, nodes, lower, upper, order, out_squared, out_indices):
-    """The k nearest training rows of every query by (refml's Q, training index)."""
+    """The k nearest training rows of every query by (refml's Q, training index): the
+    queries on Numba's threads (one parallel launch at a time, ``_config.run_parallel``)."""
+    run_parallel(query_parallel, query_serial, Xq.shape[0] >= 64, Xq, X, nodes, lower, upper,
+                 order, out_squared, out_indices)
+
+
+@kernel(parallel=True)
+def query_parallel(Xq, X, nodes, lower, upper, order, out_squared, out_indices):
     d = X.shape[1]
     shrink = 1.0 - 4.0 * (d + 4) * ROUNDOFF
     tiny = d * 2.0 ** -1060
     for q in numba.prange(Xq.shape[0]):
+        query_one(Xq[q], X, nodes, lower, upper, order, shrink, tiny, out_squared[q],
+                  out_indices[q])
+
+
+@kernel
+def query_serial(Xq, X, nodes, lower, upper, order, out_squared, out_indices):
+    d = X.shape[1]
+    shrink = 1.0 - 4.0 * (d + 4) * ROUNDOFF
+    tiny = d * 2.0 ** -1060
+    for q in range(Xq.shape[0]):
         query_one(Xq[q], X, nodes, lower, upper, order, shrink, tiny, out_squared[q],
                   out_indices[q])
 

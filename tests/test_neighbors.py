@@ -256,3 +256,21 @@ def test_auto_picks_the_kd_tree_in_few_dimensions_only():
         rng.normal(size=(50, 3)), y)
     assert (low._fit_method, high._fit_method, whitened._fit_method) == (
         "kd_tree", "brute", "brute")
+
+
+@pytest.mark.fast
+def test_the_kd_tree_on_threads_gives_the_brute_force_neighbours():
+    """Enough queries for the parallel search: the same neighbours and distances as the
+    brute force (itself checked against refml above), ties included."""
+    import numpy as np
+
+    import refml_fast
+
+    rng = np.random.default_rng(11)
+    X = np.round(rng.normal(size=(3000, 2)), 1)
+    y = rng.integers(0, 3, size=3000)
+    queries = np.round(rng.normal(size=(500, 2)), 1)
+    tree = refml_fast.KNeighborsClassifier(n_neighbors=4, algorithm="kd_tree").fit(X, y)
+    brute = refml_fast.KNeighborsClassifier(n_neighbors=4, algorithm="brute").fit(X, y)
+    assert [a.tolist() for a in tree.kneighbors(queries)] == [
+        b.tolist() for b in brute.kneighbors(queries)]
