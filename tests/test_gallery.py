@@ -102,3 +102,13 @@ def test_conformance_table_fits_in_100_columns_and_explains_the_slack():
     rows = lines[2:lines.index("")]
     numbers = {line[:2].strip() for line in rows if line[:2].strip()}
     assert numbers == {"1", "3", "11"}
+
+
+@pytest.mark.fast
+def test_fast_says_it_compiles_when_the_cache_is_cold():
+    import os
+
+    code = "from refml.__main__ import _library; _library(True)"
+    cold = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, REFML_NUMBA_CACHE="0"))
+    assert cold.returncode == 0 and "compiling its Numba kernels" in cold.stdout
