@@ -29,10 +29,7 @@ def class_statistics(X, codes, counts, means, scatters):
         position = start
         while position < stop:
             size = min(4, stop - position)
-            for r in range(size):
-                i = rows[position + r]
-                for j in range(n_features):
-                    centered[r, j] = X[i, j] - means[k, j]
+            center_rows(X, rows, position, size, means[k], n_features, centered)
             if size == 4:
                 _add_four_outer_products(S, centered)
             else:
@@ -83,10 +80,7 @@ def pooled_scatter(X, codes, counts, means, W):
             position = start
             while position < stop:
                 size = min(4, stop - position)
-                for r in range(size):
-                    i = rows[position + r]
-                    for j in range(j1):
-                        centered[r, j] = X[i, j] - means[k, j]
+                center_rows(X, rows, position, size, means[k], j1, centered)
                 for j in range(j0, j1):
                     band = buffer[j - j0]
                     if size == 4:
@@ -110,6 +104,15 @@ def pooled_scatter(X, codes, counts, means, W):
     for j in range(d):
         for l in range(j):
             W[l, j] = W[j, l]
+
+
+@kernel
+def center_rows(X, rows, position, size, mean, width, centered):
+    """centered[r, j] = x_ij - mu_kj for the ``size`` rows from ``position`` on, j < width."""
+    for r in range(size):
+        i = rows[position + r]
+        for j in range(width):
+            centered[r, j] = X[i, j] - mean[j]
 
 
 @kernel
