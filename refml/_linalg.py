@@ -271,3 +271,28 @@ def solve_exact(A, b):
                 factor = rows[r][column]
                 rows[r] = [a - factor * c for a, c in zip(rows[r], rows[column])]
     return [row[size] for row in rows]
+
+
+def solve_pivoted(A, b, tolerance):
+    """x with A x = b by Gaussian elimination with partial pivoting (rows swapped to the
+    largest pivot); None when a pivot is below ``tolerance`` times the largest entry."""
+    size = len(A)
+    rows = [list(A[r]) + [b[r]] for r in range(size)]
+    scale = max(abs(value) for row in A for value in row)
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda r: abs(rows[r][column]))
+        if not abs(rows[pivot][column]) > tolerance * scale:
+            return None
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        for r in range(column + 1, size):
+            factor = rows[r][column] / rows[column][column]
+            if factor != 0.0:
+                for c in range(column, size + 1):
+                    rows[r][c] -= factor * rows[column][c]
+    x = [0.0] * size
+    for r in range(size - 1, -1, -1):
+        total = rows[r][size]
+        for c in range(r + 1, size):
+            total -= rows[r][c] * x[c]
+        x[r] = total / rows[r][r]
+    return x

@@ -213,7 +213,8 @@ def exact_hard_margin(rows, y, alpha, kernel, gamma, degree, coef0):
                    for t, c in zip(support, vectors)] + [y[s]]
                   for s, a in zip(support, vectors)]
         system.append([y[s] for s in support] + [0.0])
-        solution = solve_pivoted(system, [1.0] * len(support) + [0.0])
+        solution = linalg.solve_pivoted(system, [1.0] * len(support) + [0.0],
+                                          HARD_MARGIN_PIVOT)
         if solution is not None:
             break
         # Degenerate: more margin points than the hyperplane needs.  The one SMO weighted
@@ -242,31 +243,6 @@ def is_hard_margin_kkt(alpha, y, scores, b):
         if margin < 1.0 - HARD_MARGIN_SLACK or (a > 0.0 and margin > 1.0 + HARD_MARGIN_SLACK):
             return False
     return True
-
-
-def solve_pivoted(A, b):
-    """x with A x = b by Gaussian elimination with partial pivoting (rows swapped to the
-    largest pivot); None when a pivot is below HARD_MARGIN_PIVOT times the largest entry."""
-    size = len(A)
-    rows = [list(A[r]) + [b[r]] for r in range(size)]
-    scale = max(abs(value) for row in A for value in row)
-    for column in range(size):
-        pivot = max(range(column, size), key=lambda r: abs(rows[r][column]))
-        if not abs(rows[pivot][column]) > HARD_MARGIN_PIVOT * scale:
-            return None
-        rows[column], rows[pivot] = rows[pivot], rows[column]
-        for r in range(column + 1, size):
-            factor = rows[r][column] / rows[column][column]
-            if factor != 0.0:
-                for c in range(column, size + 1):
-                    rows[r][c] -= factor * rows[column][c]
-    x = [0.0] * size
-    for r in range(size - 1, -1, -1):
-        total = rows[r][size]
-        for c in range(r + 1, size):
-            total -= rows[r][c] * x[c]
-        x[r] = total / rows[r][r]
-    return x
 
 
 def exact_max_margin(rows, signs, support):

@@ -268,12 +268,9 @@ def risk(classifier, distribution, *, loss=None, n_samples=10_000, random_state=
         w, b = _weights(classifier)
         value = _linear_gaussian_risk(w, b, list(classifier.classes_), distribution, loss)
         error = 0.0
-    elif isinstance(distribution, (GaussianClasses, PassFailExample)):
+    else:
         value, error = _monte_carlo_risk(classifier, distribution, n_samples, random_state,
                                          confidence, loss)
-    else:
-        raise TypeError(f"risk needs a FiniteDistribution, GaussianClasses or "
-                        f"PassFailExample, got {type(distribution).__name__}")
     return (value, error) if return_error else value
 
 
