@@ -30,14 +30,7 @@ def class_statistics(X, codes, counts, means, scatters):
         while position < stop:
             size = min(4, stop - position)
             center_rows(X, rows, position, size, means[k], n_features, centered)
-            if size == 4:
-                _add_four_outer_products(S, centered)
-            else:
-                for r in range(size):
-                    for j in range(n_features):
-                        c_j = centered[r, j]
-                        for l in range(j + 1):        # lower triangle, l <= j
-                            S[j, l] += c_j * centered[r, l]
+            add_outer_products(S, centered, size, 0, n_features)
             position += size
         start = stop
         for j in range(n_features):
@@ -81,21 +74,7 @@ def pooled_scatter(X, codes, counts, means, W):
             while position < stop:
                 size = min(4, stop - position)
                 center_rows(X, rows, position, size, means[k], j1, centered)
-                for j in range(j0, j1):
-                    band = buffer[j - j0]
-                    if size == 4:
-                        c_1j, c_2j = centered[0, j], centered[1, j]
-                        c_3j, c_4j = centered[2, j], centered[3, j]
-                        for l in range(j + 1):
-                            total = band[l] + c_1j * centered[0, l]
-                            total = total + c_2j * centered[1, l]
-                            total = total + c_3j * centered[2, l]
-                            band[l] = total + c_4j * centered[3, l]
-                    else:
-                        for r in range(size):
-                            c_j = centered[r, j]
-                            for l in range(j + 1):
-                                band[l] += c_j * centered[r, l]
+                add_outer_products(buffer, centered, size, j0, j1)
                 position += size
             for j in range(j0, j1):
                 for l in range(j + 1):
@@ -129,12 +108,22 @@ def _rows_by_class(codes, counts):
 
 
 @kernel
-def _add_four_outer_products(S, centered):
-    """S[j, l] += c_1j c_1l, then c_2j c_2l, c_3j c_3l, c_4j c_4l (l <= j), in that order."""
-    for j in range(S.shape[0]):
-        c_1j, c_2j, c_3j, c_4j = centered[0, j], centered[1, j], centered[2, j], centered[3, j]
-        for l in range(j + 1):
-            total = S[j, l] + c_1j * centered[0, l]
-            total = total + c_2j * centered[1, l]
-            total = total + c_3j * centered[2, l]
-            S[j, l] = total + c_4j * centered[3, l]
+def add_outer_products(S, centered, size, j0, j1):
+    """Rows j0..j1-1 of the lower triangle (row j stored at S[j - j0]): S[j, l] += c_1j c_1l,
+    then c_2j c_2l, ... for the ``size`` centred rows, in that order (l <= j).  Four rows at
+    a time keep the running sum in a register, which rounds exactly as four updates."""
+    for j in range(j0, j1):
+        row = S[j - j0]
+        if size == 4:
+            c_1j, c_2j, c_3j, c_4j = (centered[0, j], centered[1, j], centered[2, j],
+                                      centered[3, j])
+            for l in range(j + 1):
+                total = row[l] + c_1j * centered[0, l]
+                total = total + c_2j * centered[1, l]
+                total = total + c_3j * centered[2, l]
+                row[l] = total + c_4j * centered[3, l]
+        else:
+            for r in range(size):
+                c_j = centered[r, j]
+                for l in range(j + 1):
+                    row[l] += c_j * centered[r, l]
