@@ -142,8 +142,8 @@ def definition_of_j(instance):
 
 def check_lscv(instance):
     from refml import _kernels, kde_cv_risk
-    from refml._bandwidth import KernelSums, lscv_risk
     from refml._linalg import cholesky
+    from refml.density import KernelSums, lscv_risk
 
     X, kernel, h = instance["X"], instance["kernel"], instance["h"]
     n = len(X)

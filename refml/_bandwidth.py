@@ -25,11 +25,6 @@ from . import _kernels
 from . import _linalg as linalg
 from . import _validation as validation
 
-# The search of bandwidth="cv": H = s^2 H_silverman (every h_j scaled by s) for
-# s = 2^(k/8), k = -24..8, i.e. 33 factors from 1/8 to 2; the first minimum of J_hat wins.
-CV_SCALES = [2.0 ** (k / 8.0) for k in range(-24, 9)]
-
-
 # ----------------------------------------------------------------------------------------
 # Theorem 2.5 (histogram) and Theorem 2.6 (kernel density estimate).
 
@@ -104,9 +99,7 @@ def silverman_bandwidth(X):
     >>> [round(h, 6) for h in silverman_bandwidth([0.0, 1.0, 2.0, 4.0])]   # flat: one column
     [1.370942]
     """
-    from .density import flat_as_column
-
-    X = validation.as_matrix(flat_as_column(X))          # 1-D data may come flat
+    X = validation.as_matrix(validation.flat_as_column(X))          # 1-D data may come flat
     return silverman_or_raise(feature_std(X), len(X), "X")
 
 
@@ -126,7 +119,7 @@ def silverman_or_raise(std, n, what):
 
 
 # ----------------------------------------------------------------------------------------
-# Bandwidth specifications and least-squares cross-validation.
+# Bandwidth specifications.
 
 
 def diagonal(bandwidths):
@@ -152,72 +145,6 @@ def inverse_root_determinant(L):
     for j in range(len(L)):
         value = value / L[j][j]
     return value
-
-
-def lscv_risk(sums, data, L, kernel, method):
-    """J_hat(H) of least-squares cross-validation ([Yan], "Cross-validation").
-
-    Definition:  J_hat = int f_hat^2 - (2/n) sum_i f_hat_(-i)(X_i), with
-        int f_hat^2 = det(H)^(-1/2) / n^2 sum_i sum_j (K*K)(z_ij)  (a Gaussian integral,
-        or the Epanechnikov convolution) and f_hat_(-i) the estimate without X_i.
-    "formula" (exact):  J_hat = det(H)^(-1/2) [ 1/n^2 sum_ij K*_n(z_ij) + 2 K(0)/(n-1) ],
-        K*_n = K*K - 2n/(n-1) K.  Derivation: sum_i f_hat_(-i)(X_i) =
-        det(H)^(-1/2)/(n-1) sum_{i != j} K(z_ij), and sum_{i != j} = sum_ij - n K(0).
-    "lecture": the printed approximation, n/(n-1) replaced by 1:
-        J_hat ~ 1/(n^2 h) sum_ij K*((X_i - X_j)/h) + 2 K(0)/(n h),  K* = K*K - 2K.
-    ``sums`` provides cv_sums and loo_sums (refml's loops or refml_fast's kernels).
-    """
-    n, d = len(data), len(L)
-    if n < 2:
-        raise ValueError(f"cross-validation needs at least 2 samples, got {n}")
-    root = inverse_root_determinant(L)
-    k0 = math.exp(_kernels.log_normaliser(kernel, d))
-    if method == "definition":
-        integral = root * sums._cv_sums(data, L, kernel, 0.0) / (n * n)
-        leave_one_out = 0.0
-        for total in sums._loo_sums(data, L, kernel):
-            leave_one_out += root * total / (n - 1)
-        return integral - 2.0 / n * leave_one_out
-    if method == "formula":
-        double_sum = sums._cv_sums(data, L, kernel, 2.0 * n / (n - 1))
-        return root * (double_sum / (n * n) + 2.0 * k0 / (n - 1))
-    double_sum = sums._cv_sums(data, L, kernel, 2.0)
-    return root * (double_sum / (n * n) + 2.0 * k0 / n)
-
-
-def cv_search(sums, data, base_L, kernel):
-    """(L, scores): the factor s L of ``CV_SCALES`` with the smallest J_hat (exact formula);
-    a later factor replaces the best only on a strict decrease.  scores: [(s, J_hat)]."""
-    best_L, best_risk, scores = None, math.inf, []
-    for s in CV_SCALES:
-        L = scaled(base_L, s)
-        risk = lscv_risk(sums, data, L, kernel, "formula")
-        scores.append((s, risk))
-        if risk < best_risk:
-            best_L, best_risk = L, risk
-    return best_L, scores
-
-
-class KernelSums:
-    """The hot sums as methods, so that refml_fast overrides them with kernels."""
-
-    def _kde_sums(self, queries, data, L, kernel, log):
-        return _kernels.kde_sums(queries, data, L, kernel, log)
-
-    def _cv_sums(self, data, L, kernel, coefficient):
-        return _kernels.cv_sums(data, L, kernel, coefficient)
-
-    def _loo_sums(self, data, L, kernel):
-        return _kernels.loo_sums(data, L, kernel)
-
-    def _feature_std(self, X):
-        return feature_std(X)
-
-    def _diagonal_factor(self, bandwidths):
-        return diagonal(bandwidths)
-
-    def _factor_product(self, L):
-        return factor_product(L)
 
 
 def explicit_cholesky(bandwidth, d, make_diagonal=diagonal):

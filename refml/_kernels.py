@@ -46,21 +46,6 @@ def epanechnikov(x):
     return 3.0 / (4.0 * SQRT5) * (1.0 - x * x / 5.0)
 
 
-def kde_on_the_line(x, sample, h, kernel="gaussian"):
-    """[Yan]'s kernel density estimate in one dimension, as printed:
-
-        f_hat(x) = 1/(n h) sum_i K((x - X_i) / h).
-
-    ``KernelDensity`` computes the same value for a general bandwidth matrix H (1-D: H = h^2)
-    as det(H)^(-1/2) K(H^(-1/2)(x - X_i)) averaged, through its Cholesky factor and in log
-    space for extreme points; tests/test_density_flat.py checks that the two agree."""
-    K = kernel_function(kernel)
-    total = 0.0
-    for value in sample:
-        total += K((x - value) / h)
-    return total / (len(sample) * h)
-
-
 def kernel_function(kernel):
     """The one-dimensional K of a kernel name."""
     return {"gaussian": gaussian, "epanechnikov": epanechnikov}[kernel]
@@ -153,40 +138,6 @@ def whitened_squared_distance(x, y, L):
     """q = (x - y)' H^(-1) (x - y) = |L^(-1)(x - y)|^2 (forward substitution)."""
     z = linalg.solve_lower(L, linalg.subtract(x, y))
     return linalg.dot(z, z)
-
-
-def kde_sums(queries, data, L, kernel, log):
-    """For each query x: S(x) = sum_i k(q_i) with q_i = |L^(-1)(x - x_i)|^2, or log S(x).
-
-    The log is computed without underflow: for the Gaussian, with m = min_i q_i,
-    log S = log sum_i exp(-(q_i - m)/2) - m/2, and the shifted sum is >= 1 (m = inf, every
-    q_i beyond the float range, gives -inf: log S < -m/2 is below -1e308); for the
-    Epanechnikov, log S = log of the sum, or -inf where every k(q_i) is 0.
-    """
-    d = len(L)
-    sums = []
-    for x in queries:
-        q = [whitened_squared_distance(x, row, L) for row in data]
-        if not log:
-            total = 0.0
-            for value in q:
-                total += profile(kernel, value, d)
-            sums.append(total)
-        elif kernel == "gaussian":
-            smallest = min(q)
-            if smallest == math.inf:  # every q_i overflowed: log S < -1e308 rounds to -inf
-                sums.append(-math.inf)
-                continue
-            total = 0.0
-            for value in q:
-                total += math.exp(-0.5 * (value - smallest))
-            sums.append(math.log(total) - 0.5 * smallest)
-        else:
-            total = 0.0
-            for value in q:
-                total += profile(kernel, value, d)
-            sums.append(math.log(total) if total > 0.0 else -math.inf)
-    return sums
 
 
 def cv_sums(data, L, kernel, coefficient):

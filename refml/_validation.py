@@ -326,3 +326,15 @@ def check_weight_values(weights):
     if total == math.inf:
         raise ValueError("sample_weight sums to infinity: rescale the weights")
     return weights
+
+
+def flat_as_column(X):
+    """One-dimensional data given flat (n numbers: a list, a 1-D array, a Series) as the
+    column n x 1; anything else unchanged (rows, to be validated as usual)."""
+    if getattr(X, "ndim", None) == 1:
+        values = X.to_numpy() if hasattr(X, "to_numpy") else X
+        return values.reshape(-1, 1)
+    if isinstance(X, (list, tuple)) and X and not any(
+            isinstance(v, (str, bytes)) or hasattr(v, "__iter__") for v in X):
+        return [[v] for v in X]
+    return X

@@ -162,6 +162,61 @@ class DataEstimator(BaseEstimator):
         self.__dict__.pop("_fitted_params", None)
 
 
+class DensityEstimator(DataEstimator):
+    """fit(X) / pdf(X) / score_samples(X) / score(X) of the density estimators
+    (``refml.histogram``, ``refml.density``).  One-dimensional data may come flat: n
+    numbers (a list, a 1-D array, a Series) are the column n x 1, in fit, pdf and
+    score_samples alike."""
+
+    _estimator_type = "density_estimator"
+    # A 1-D density's data may come flat (see ``fit``), where scikit-learn expects 2-D X.
+    _expected_failed_checks = {
+        "check_fit1d": "one-dimensional data may come flat: n numbers are the column n x 1",
+    }
+
+    def fit(self, X, y=None):
+        """Learn the density of the rows of X (y is ignored); returns self."""
+        X = self._as_matrix(validation.flat_as_column(X))
+        self._check_params(X)
+        self.n_features_in_ = self._n_rows_cols(X)[1]
+        try:
+            self._fit(X)
+        except BaseException:
+            self._forget()
+            raise
+        return self
+
+    def _validate_predict(self, X):
+        return super()._validate_predict(validation.flat_as_column(X))
+
+    def pdf(self, X):
+        """The estimated density f_hat(x) at each row x of X."""
+        raise NotImplementedError
+
+    def score_samples(self, X):
+        """log f_hat(x) at each row of X (-inf where f_hat is 0)."""
+        raise NotImplementedError
+
+    def score(self, X, y=None):
+        """The log-likelihood sum_x log f_hat(x) of the rows of X."""
+        total = 0.0
+        for value in self.score_samples(X):
+            total += float(value)
+        return total
+
+
+def as_sample(x, estimator):
+    """One variable's sample as a column (n x 1) in the estimator's representation: n
+    numbers flat, or n rows of one number (the same convention as the estimators)."""
+    if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
+        raise ValueError(f"x must be a flat sequence of numbers, got {type(x).__name__}")
+    data = estimator._as_matrix(validation.flat_as_column(x))
+    if estimator._n_rows_cols(data)[1] != 1:
+        raise ValueError("x must be one variable: a flat sequence of numbers or rows of one "
+                         f"number, got rows of {estimator._n_rows_cols(data)[1]}")
+    return data
+
+
 class Classifier(DataEstimator):
     """Shared plumbing of every classifier; subclasses write ``_fit`` and ``_predict_codes``.
 

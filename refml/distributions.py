@@ -54,9 +54,8 @@ class FiniteDistribution:
     _as_matrix = staticmethod(validation.as_matrix)  # refml_fast: numpy arrays
 
     def __init__(self, points, probabilities, classes=None):
-        from .density import flat_as_column
-
-        points = self._as_matrix(flat_as_column(points), name="points")  # 1-D: n numbers
+        points = validation.flat_as_column(points)  # one-dimensional points may come flat
+        points = self._as_matrix(points, name="points")
         table = self._as_matrix(probabilities, name="probabilities")
         if len(table) != len(points):
             raise ValueError(f"probabilities has {len(table)} rows but there are "

@@ -29,14 +29,16 @@ for classes with at least 2 samples (Silverman's otherwise).
 import math
 
 from . import _bandwidth as bandwidths
-from . import _kernels
+from . import _kernels, density
 from . import _validation as validation
+from ._bins import bin_index, check_bin_widths
 from .base import Classifier
+from .histogram import Histogram
 
 __all__ = ["KernelDensityClassifier", "NaiveBayes", "GaussianNB"]
 
 
-class DensityClassifier(bandwidths.KernelSums, Classifier):
+class DensityClassifier(density.KernelSums, Classifier):
     """argmax_k log pi_k + log f_k(x); subclasses estimate the densities f_k."""
 
     def _fit(self, X, codes):
@@ -159,7 +161,7 @@ class KernelDensityClassifier(DensityClassifier):
                 std = self._class_std(rows, fallback)
                 L = self._diagonal_factor(bandwidths.silverman_from_std(std, n_k))
                 if self.bandwidth == "cv" and n_k >= 2:
-                    L = bandwidths.cv_search(self, rows, L, self.kernel)[0]
+                    L = density.cv_search(self, rows, L, self.kernel)[0]
             self.class_data_.append(rows)
             self.bandwidth_cholesky_.append(bandwidths.check_representable(
                 L, f"bandwidth of class {self.classes_[k]!r}"))
@@ -271,8 +273,6 @@ class NaiveBayes(DensityClassifier):
 
     # --- histogram marginals ---
     def _fit_histogram(self, X, codes):
-        from .density import Histogram, bin_index, check_bin_widths
-
         low, high = Histogram._column_extremes(X)
         d, m = len(low), self.bins
         for j in range(d):
@@ -288,8 +288,6 @@ class NaiveBayes(DensityClassifier):
         self.bin_counts_ = counts
 
     def _histogram_log_densities(self, X):
-        from .density import bin_index
-
         result = []
         for x in X:
             logs = []
@@ -319,7 +317,7 @@ class NaiveBayes(DensityClassifier):
                 factor = bandwidths.silverman_factor(n_k, 1)  # the 1-D rule, n_k rows
                 h = [factor * sigma for sigma in std]
                 if self.bandwidth == "cv" and n_k >= 2:
-                    h = [bandwidths.cv_search(self, self._column(rows, j), [[h[j]]],
+                    h = [density.cv_search(self, self._column(rows, j), [[h[j]]],
                                               self.kernel)[0][0][0] for j in range(len(h))]
             bandwidths.check_representable_values(h, f"bandwidth of class {self.classes_[k]!r}")
             self.class_data_.append(rows)

@@ -1,5 +1,6 @@
-"""Numba twins of ``refml/_kernels.py`` (KDE sums, cross-validation double sums) and the
-per-class loops of naive Bayes.
+"""Numba twins of the KDE sums (``refml.density.kernel_sum``, ``log_kernel_sum``), of the
+cross-validation double sums (``refml/_kernels.py``) and of the per-class loops of naive
+Bayes.
 
 Each kernel repeats the float operations of its refml twin in the same order: queries (or
 rows i) in parallel with ``prange``, and inside each of them the training points in index

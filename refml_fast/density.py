@@ -7,7 +7,6 @@ are refml's code.  ``Histogram`` finds the cells in a kernel and counts them wit
 
 import numpy as np
 
-from refml import _bandwidth
 from refml import density as reference
 from refml._bandwidth import (
     histogram_amise,
@@ -25,8 +24,8 @@ __all__ = ["Histogram", "KernelDensity", "silverman_bandwidth", "histogram_cv_ri
            "kde_optimal_bandwidth"]
 
 
-class FastKernelSums(_bandwidth.KernelSums):
-    """The sums of ``refml._bandwidth.KernelSums`` by the kernels of ``_kernels``."""
+class FastKernelSums(reference.KernelSums):
+    """The sums of ``refml.density.KernelSums`` by the kernels of ``_kernels``."""
 
     def _kde_sums(self, queries, data, L, kernel, log):
         return _kernels.kde_sums(queries, data, L, kernel, log)

@@ -284,7 +284,7 @@ def test_kde_input_validation(lib):
 
 
 def test_cv_bandwidth_takes_the_first_minimum_of_its_grid(lib):
-    from refml._bandwidth import CV_SCALES
+    from refml.density import CV_SCALES
 
     data = column([0.1, 0.5, 0.55, 0.9, 1.4, 2.2, 2.3, 2.35, 3.0, 4.1])
     model = lib.KernelDensity(bandwidth="cv").fit(data)
