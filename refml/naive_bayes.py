@@ -1,22 +1,24 @@
 """Plug-in classifiers from estimated densities: kernel density classifier and naive Bayes.
 
-[Yan] ([Yan]), "Kernel Density Classifier" and "Naive Bayes
-Classifier".  Bayes' formula with estimates plugged in:
+[Yan], "Kernel Density Classifier" and "Naive Bayes Classifier".  Bayes' formula with
+estimates plugged in:
 
     P_hat(Y = k | X = x) = pi_k f_k(x) / sum_k' pi_k' f_k'(x),   pi_k = n_k / n,
 
-predict argmax_k pi_k f_k(x) (ties: the first class in ``classes_`` order).
+and the prediction argmax_k pi_k f_k(x) (ties: the first class in ``classes_`` order).
 * Kernel density classifier: f_k is a KDE on the rows of class k (``refml.density``).
 * Naive Bayes: f_k(x) = prod_j f_kj(x_j), each marginal f_kj estimated in one dimension by a
   Gaussian (``GaussianNB``), a histogram or a KDE.
 
-Everything is computed in log space, a_k(x) = log pi_k + log f_k(x), and the posterior is
-exp(a_k - logsumexp(a)), so it never underflows, even far in the tails.
+The module reads: 1. the plug-in rule, in log space, 2. the class densities f_k, 3. the
+estimators, which validate and store.
 
-Zero-density rule: where every class has f_k(x) = 0 (compact Epanechnikov kernels, or
-histogram bins that no class fills, or x outside the histogram range), the data say nothing
-about x, and a_k(x) = log pi_k: the posterior is the prior and the prediction the most
-frequent class.  No division by zero happens anywhere.
+Everything is computed in log space, a_k(x) = log pi_k + log f_k(x), and the posterior is
+exp(a_k - logsumexp(a)), so it never underflows, even far in the tails.  Zero-density rule:
+where every class has f_k(x) = 0 (compact Epanechnikov kernels, histogram bins that no class
+fills, x outside the histogram range), the data say nothing about x, and a_k(x) = log pi_k:
+the posterior is the prior and the prediction the most frequent class.  No division by zero
+happens anywhere.
 
 Bandwidths of the kernel estimates (``bandwidth="silverman"`` or ``"cv"``): Silverman's rule
 for the n_k rows of class k.  When a feature has zero standard deviation within a class (a
@@ -37,6 +39,89 @@ from .histogram import Histogram
 
 __all__ = ["KernelDensityClassifier", "NaiveBayes", "GaussianNB"]
 
+# ----------------------------------------------------------------------------------------
+# 1. The plug-in rule.
+
+
+def plug_in_scores(log_priors, log_densities):
+    """a_k(x) = log pi_k + log f_k(x); where every f_k(x) = 0, a_k(x) = log pi_k (the
+    zero-density rule)."""
+    row = [prior + value for prior, value in zip(log_priors, log_densities)]
+    if all(value == -math.inf for value in row):
+        return list(log_priors)
+    return row
+
+
+def plug_in_decision(scores):
+    """argmax_k a_k(x); a tie keeps the first class."""
+    best = 0
+    for k in range(1, len(scores)):
+        if scores[k] > scores[best]:
+            best = k
+    return best
+
+
+def log_posterior(row):
+    """log P_hat(Y = k | X = x) = a_k - logsumexp(a), with logsumexp(a) = m + log sum exp(a_k - m), m = max a_k."""
+    top = max(row)
+    total = 0.0
+    for value in row:
+        total += math.exp(value - top)
+    log_total = top + math.log(total)
+    return [value - log_total for value in row]
+
+
+# ----------------------------------------------------------------------------------------
+# 2. The class densities f_k.  The KDE of a class: ``density.log_kernel_sum`` plus its
+# constant.  Naive Bayes: log f_k(x) = sum_j log f_kj(x_j).
+
+
+def class_moments(X, codes, n_classes):
+    """(means, variances), K x d: per-class mean and variance with divisor n_k, summed in
+    row order (refml_fast repeats this order)."""
+    d = len(X[0])
+    counts = [0] * n_classes
+    sums = [[0.0] * d for _ in range(n_classes)]
+    for row, code in zip(X, codes):
+        counts[code] += 1
+        for j in range(d):
+            sums[code][j] += row[j]
+    means = [[sums[k][j] / counts[k] for j in range(d)] for k in range(n_classes)]
+    squares = [[0.0] * d for _ in range(n_classes)]
+    for row, code in zip(X, codes):
+        for j in range(d):
+            deviation = row[j] - means[code][j]
+            squares[code][j] += deviation * deviation
+    variances = [[squares[k][j] / counts[k] for j in range(d)] for k in range(n_classes)]
+    return means, variances
+
+
+def gaussian_log_density(x, theta, var, constant):
+    """log f_k(x) = -1/2 sum_j log(2 pi var_kj) - 1/2 sum_j (x_j - theta_kj)^2 / var_kj,
+    the first sum given as ``constant``."""
+    total = 0.0
+    for j in range(len(x)):
+        deviation = x[j] - theta[j]
+        total += deviation * deviation / var[j]
+    return constant - 0.5 * total
+
+
+def histogram_log_density(x, counts, n_k, low, high, width, m):
+    """log f_k(x) = sum_j log(N_kjb / (n_k h_j)), b the bin of x_j; -inf when a bin of x is
+    empty for the class or x_j is outside the range."""
+    total = 0.0
+    for j in range(len(x)):
+        b = bin_index(x[j], low[j], high[j], m)
+        count = 0 if b is None else counts[j][b]
+        if count == 0:
+            return -math.inf
+        total += math.log(count / (n_k * width[j]))
+    return total
+
+
+# ----------------------------------------------------------------------------------------
+# 3. The estimators.
+
 
 class DensityClassifier(density.KernelSums, Classifier):
     """argmax_k log pi_k + log f_k(x); subclasses estimate the densities f_k."""
@@ -50,45 +135,24 @@ class DensityClassifier(density.KernelSums, Classifier):
         self.class_log_prior_ = [math.log(count / n) for count in counts]
         self._fit_densities(X, codes)
 
-    # representation hooks (refml_fast: numpy)
-    @staticmethod
-    def _rows_of_class(X, codes, k):
-        return [row for row, code in zip(X, codes) if code == k]
-
-    @staticmethod
-    def _column(X, j):
-        return [[row[j]] for row in X]
-
     def _joint_log_likelihood(self, X):
-        """a_k(x) = log pi_k + log f_k(x) for each row, with the zero-density rule."""
-        joint = []
-        for logs in self._class_log_densities(X):
-            row = [prior + value for prior, value in zip(self.class_log_prior_, logs)]
-            if all(value == -math.inf for value in row):
-                row = list(self.class_log_prior_)
-            joint.append(row)
-        return joint
+        """a_k(x) for each row (``plug_in_scores``)."""
+        return [plug_in_scores(self.class_log_prior_, logs)
+                for logs in self._class_log_densities(X)]
 
     def _predict_codes(self, X):
-        codes = []
-        for row in self._joint_log_likelihood(X):
-            best = 0
-            for k in range(1, len(row)):
-                if row[k] > row[best]:  # strict: ties keep the first class
-                    best = k
-            codes.append(best)
-        return codes
+        return [plug_in_decision(row) for row in self._joint_log_likelihood(X)]
 
     def predict_log_proba(self, X):
         """log P_hat(Y = k | X = x) = a_k - logsumexp_k' a_k' (columns in classes_ order)."""
         X = self._validate_predict(X)
-        return self._as_output([_log_normalise(row) for row in self._joint_log_likelihood(X)])
+        return self._as_output([log_posterior(row) for row in self._joint_log_likelihood(X)])
 
     def predict_proba(self, X):
         """P_hat(Y = k | X = x) = exp(a_k - logsumexp a): never 0/0, never underflows to
         an all-zero row."""
         X = self._validate_predict(X)
-        return self._as_output([[math.exp(v) for v in _log_normalise(row)]
+        return self._as_output([[math.exp(v) for v in log_posterior(row)]
                                 for row in self._joint_log_likelihood(X)])
 
     def _fallback_std(self, X):
@@ -99,29 +163,14 @@ class DensityClassifier(density.KernelSums, Classifier):
         return [sigma if sigma > 0.0 else fallback[j]
                 for j, sigma in enumerate(self._feature_std(rows))]
 
+    # --- representation hooks (refml_fast: numpy) ---
+    @staticmethod
+    def _rows_of_class(X, codes, k):
+        return [row for row, code in zip(X, codes) if code == k]
 
-def _log_normalise(row):
-    """a - logsumexp(a), with logsumexp(a) = m + log sum exp(a_k - m), m = max a_k."""
-    top = max(row)
-    total = 0.0
-    for value in row:
-        total += math.exp(value - top)
-    log_total = top + math.log(total)
-    return [value - log_total for value in row]
-
-
-def _check_bandwidth(estimator, d, one_dimensional):
-    if isinstance(estimator.bandwidth, str):
-        validation.check_option(estimator.bandwidth, "bandwidth", ("silverman", "cv"))
-        if (estimator.bandwidth == "cv" and estimator.kernel == "epanechnikov"
-                and not one_dimensional and d != 1):
-            raise ValueError("Invalid parameter bandwidth='cv': with kernel='epanechnikov' "
-                             f"cross-validation is implemented for 1 feature, X has {d}")
-    elif one_dimensional:
-        validation.check_scalar(estimator.bandwidth, "bandwidth", "real", low=0.0,
-                                high=math.inf, low_open=True, high_open=True)
-    else:
-        bandwidths.explicit_cholesky(estimator.bandwidth, d, make_diagonal=list)
+    @staticmethod
+    def _column(X, j):
+        return [[row[j]] for row in X]
 
 
 class KernelDensityClassifier(DensityClassifier):
@@ -168,13 +217,8 @@ class KernelDensityClassifier(DensityClassifier):
 
     def _log_constants(self):
         """log(c_d det(H_k)^(-1/2) / n_k) for each class."""
-        constants = []
-        for k, L in enumerate(self.bandwidth_cholesky_):
-            value = _kernels.log_normaliser(self.kernel, len(L))
-            for j in range(len(L)):
-                value -= math.log(L[j][j])
-            constants.append(value - math.log(self.class_count_[k]))
-        return constants
+        return [density.log_kde_constant(self.kernel, L, n_k)
+                for L, n_k in zip(self.bandwidth_cholesky_, self.class_count_)]
 
     def _class_log_densities(self, X):
         """log f_k(x) for each row of X and class k (the KDE of class k, in log space)."""
@@ -258,18 +302,8 @@ class NaiveBayes(DensityClassifier):
 
     def _gaussian_log_densities(self, X):
         constants = self._gaussian_constants()
-        result = []
-        for x in X:
-            logs = []
-            for k, constant in enumerate(constants):
-                theta, var = self.theta_[k], self.var_[k]
-                total = 0.0
-                for j in range(len(x)):
-                    deviation = x[j] - theta[j]
-                    total += deviation * deviation / var[j]
-                logs.append(constant - 0.5 * total)
-            result.append(logs)
-        return result
+        return [[gaussian_log_density(x, self.theta_[k], self.var_[k], constant)
+                 for k, constant in enumerate(constants)] for x in X]
 
     # --- histogram marginals ---
     def _fit_histogram(self, X, codes):
@@ -288,21 +322,9 @@ class NaiveBayes(DensityClassifier):
         self.bin_counts_ = counts
 
     def _histogram_log_densities(self, X):
-        result = []
-        for x in X:
-            logs = []
-            for k, n_k in enumerate(self.class_count_):
-                total = 0.0
-                for j in range(len(x)):
-                    b = bin_index(x[j], self.bin_low_[j], self.bin_high_[j], self.bins)
-                    count = 0 if b is None else self.bin_counts_[k][j][b]
-                    if count == 0:
-                        total = -math.inf
-                        break
-                    total += math.log(count / (n_k * self.bin_width_[j]))
-                logs.append(total)
-            result.append(logs)
-        return result
+        return [[histogram_log_density(x, self.bin_counts_[k], n_k, self.bin_low_,
+                                       self.bin_high_, self.bin_width_, self.bins)
+                 for k, n_k in enumerate(self.class_count_)] for x in X]
 
     # --- KDE marginals ---
     def _fit_kde(self, X, codes):
@@ -352,6 +374,24 @@ class GaussianNB(NaiveBayes):
         self.var_smoothing = var_smoothing
 
 
+# ----------------------------------------------------------------------------------------
+# Parameter and overflow checks.
+
+
+def _check_bandwidth(estimator, d, one_dimensional):
+    if isinstance(estimator.bandwidth, str):
+        validation.check_option(estimator.bandwidth, "bandwidth", ("silverman", "cv"))
+        if (estimator.bandwidth == "cv" and estimator.kernel == "epanechnikov"
+                and not one_dimensional and d != 1):
+            raise ValueError("Invalid parameter bandwidth='cv': with kernel='epanechnikov' "
+                             f"cross-validation is implemented for 1 feature, X has {d}")
+    elif one_dimensional:
+        validation.check_scalar(estimator.bandwidth, "bandwidth", "real", low=0.0,
+                                high=math.inf, low_open=True, high_open=True)
+    else:
+        bandwidths.explicit_cholesky(estimator.bandwidth, d, make_diagonal=list)
+
+
 def check_finite_moments(means, variances):
     """A clear error instead of NaN posteriors (docs/design.md section 5, numeric extremes): with
     entries near 1e154 or larger a squared deviation, hence a variance, overflows."""
@@ -360,23 +400,3 @@ def check_finite_moments(means, variances):
             if not (math.isfinite(mean) and math.isfinite(variance)):
                 raise ValueError(f"marginal='gaussian': the mean or variance of feature {j} "
                                  "overflows the float range; rescale the features")
-
-
-def class_moments(X, codes, n_classes):
-    """(means, variances), K x d: per-class mean and variance with divisor n_k, summed in
-    row order (refml_fast repeats this order)."""
-    d = len(X[0])
-    counts = [0] * n_classes
-    sums = [[0.0] * d for _ in range(n_classes)]
-    for row, code in zip(X, codes):
-        counts[code] += 1
-        for j in range(d):
-            sums[code][j] += row[j]
-    means = [[sums[k][j] / counts[k] for j in range(d)] for k in range(n_classes)]
-    squares = [[0.0] * d for _ in range(n_classes)]
-    for row, code in zip(X, codes):
-        for j in range(d):
-            deviation = row[j] - means[code][j]
-            squares[code][j] += deviation * deviation
-    variances = [[squares[k][j] / counts[k] for j in range(d)] for k in range(n_classes)]
-    return means, variances
