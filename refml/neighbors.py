@@ -11,6 +11,17 @@ Two metrics (section 5.2, "K-NN with different metric"):
     euclidean:    d(x, z)^2 = ||x - z||_2^2 = sum_j (x_j - z_j)^2;
     mahalanobis:  d(x, z)^2 = (x - z)' Sigma^{-1} (x - z),  Sigma the training covariance.
 
+The module reads: 1. the rule (distance, the k nearest, the vote), 2. Sigma and its
+inverse for the Mahalanobis metric, 3. the estimator, which validates and stores.
+
+Ties (docs/design.md section 4).  Neighbours are ordered by (squared distance, training
+index): among equal distances the lower training index comes first.  The comparison is
+between the squared distances as computed, sum_j (x_j - z_j)^2 left to right over j (for
+Mahalanobis, sum_j (x_j - z_j) (sum_l P_jl (x_l - z_l)) with P = Sigma^{-1}, both sums left
+to right): taking square roots first could round two different squared values to the same
+float and change which neighbour wins.  Among classes with equal votes the first in
+``classes_`` order wins.
+
 Departure from the print.  [IML-L5] writes the Mahalanobis "distance between x_i and x_j"
 as (x_i - mu_x)' Sigma_x^{-1} (x_i - mu_x): that is the distance of x_i from the mean, and
 x_j does not appear in it.  As a distance between two points it must be
@@ -28,14 +39,6 @@ raises ``ValueError`` saying so.  To working precision, Sigma counts as singular
 feature is constant (its variance is rounding noise of its mean), when a Cholesky pivot is
 not positive, or when L_jj^2 <= 1e-10 Sigma_jj, i.e. feature j is, to ten digits, a linear
 combination of the features before it.
-
-Ties (docs/design.md section 4).  Neighbours are ordered by (squared distance, training index):
-among equal distances the lower training index comes first.  The comparison is between the
-squared distances as computed, sum_j (x_j - z_j)^2 left to right over j (for Mahalanobis,
-sum_j (x_j - z_j) (sum_l P_jl (x_l - z_l)) with P = Sigma^{-1}, both sums left to right):
-taking square roots first could round two different squared values to the same float and
-change which neighbour wins.  Among classes with equal votes the first in ``classes_``
-order wins.
 """
 
 import math
@@ -48,6 +51,99 @@ METRICS = ("euclidean", "mahalanobis")
 ALGORITHMS = ("auto", "brute", "kd_tree")
 SINGULAR_PIVOT_RATIO = 1e-10
 UNIT_ROUNDOFF = 2.0 ** -53
+
+
+# ----------------------------------------------------------------------------------------
+# 1. The rule.
+
+
+def squared_distance(x, z, P=None):
+    """d(x, z)^2: sum_j (x_j - z_j)^2, or (x - z)' P (x - z) with P = Sigma^{-1}."""
+    if P is None:
+        return linalg.squared_distance(x, z)
+    return linalg.quadratic_form(P, linalg.subtract(x, z))
+
+
+def nearest_neighbors(x, X, k, P=None):
+    """(squared distances, indices) of the k rows of X nearest to x, ordered by
+    (squared distance, training index)."""
+    distances = [squared_distance(x, z, P) for z in X]
+    nearest = sorted(range(len(distances)), key=lambda i: (distances[i], i))[:k]
+    return [distances[i] for i in nearest], nearest
+
+
+def votes(neighbors, y, n_classes):
+    """How many of the neighbours have each class c (labels as codes 0..K-1)."""
+    counts = [0] * n_classes
+    for i in neighbors:
+        counts[y[i]] += 1
+    return counts
+
+
+def majority(counts):
+    """The class with most votes; among equal votes the first in classes_ order."""
+    best = 0
+    for c in range(1, len(counts)):
+        if counts[c] > counts[best]:  # strict: a tie keeps the earlier class
+            best = c
+    return best
+
+
+# ----------------------------------------------------------------------------------------
+# 2. The Mahalanobis metric's Sigma and P = Sigma^{-1}.
+
+
+def mean_covariance(X):
+    """(mu, Sigma): mu = (1/N) sum_i x_i, Sigma_jl = (1/N) sum_i (x_ij - mu_j)(x_il - mu_l),
+    each sum over i in order."""
+    n, d = len(X), len(X[0])
+    mu = linalg.mean_rows(X)
+    Sigma = [[0.0] * d for _ in range(d)]
+    for j in range(d):
+        for l in range(j, d):
+            total = 0.0
+            for i in range(n):
+                total += (X[i][j] - mu[j]) * (X[i][l] - mu[l])
+            Sigma[j][l] = Sigma[l][j] = total / n
+    return mu, Sigma
+
+
+def inverse_covariance(Sigma, mu, n):
+    """P = Sigma^{-1} through the Cholesky factor Sigma = L L'; ValueError if singular.
+
+    A constant feature j has Sigma_jj = (c - fl(mu_j))^2, zero or rounding noise of the mean
+    (|c - fl(mu_j)| <= n u |c|): it counts as singular when sqrt(Sigma_jj) <= 4 n u |mu_j|.
+    Variances or precisions beyond the float range (features near 1e154 or below 1e-154)
+    raise ``ValueError`` too: rescale the features.
+    """
+    message = ("metric='mahalanobis' needs a non-singular training covariance Sigma, but "
+               "Sigma is singular to working precision ({}): a constant feature, a feature "
+               "that is a linear combination of others, or fewer samples than features; "
+               "use metric='euclidean' or drop the redundant features")
+    for j in range(len(Sigma)):
+        if not math.isfinite(Sigma[j][j]):
+            raise ValueError(f"metric='mahalanobis': the variance of feature {j} overflows "
+                             "the float range; rescale the features")
+        if math.sqrt(Sigma[j][j]) <= 4.0 * n * UNIT_ROUNDOFF * abs(mu[j]):
+            raise ValueError(message.format(f"feature {j} is constant"))
+    try:
+        L = linalg.cholesky(Sigma)
+    except linalg.SingularMatrixError as error:
+        raise ValueError(message.format(error)) from None
+    for j in range(len(Sigma)):
+        if L[j][j] * L[j][j] <= SINGULAR_PIVOT_RATIO * Sigma[j][j]:
+            raise ValueError(message.format(
+                f"feature {j} is a linear combination of features 0..{j - 1} "
+                f"up to a relative residual variance of {L[j][j] * L[j][j] / Sigma[j][j]:.3g}"))
+    P = linalg.cholesky_inverse(L)
+    if not all(math.isfinite(value) for row in P for value in row):
+        raise ValueError("metric='mahalanobis': the inverse covariance overflows the float "
+                         "range (variances too small); rescale the features")
+    return P
+
+
+# ----------------------------------------------------------------------------------------
+# 3. The estimator.
 
 
 class KNeighborsClassifier(Classifier):
@@ -111,61 +207,6 @@ class KNeighborsClassifier(Classifier):
         self.precision_ = None if precision is None else self._as_output(precision)
         self._precision = precision
 
-    # --- the hot methods (refml_fast overrides these) ---
-    @staticmethod
-    def _mean_covariance(X):
-        """(mu, Sigma): see ``mean_covariance``."""
-        return mean_covariance(X)
-
-    def _kneighbors_squared(self, X):
-        """For each row x of X: the k smallest squared distances and their training indices,
-        ordered by (squared distance, training index)."""
-        k = self.n_neighbors
-        squared, indices = [], []
-        for x in X:
-            distances = [self._squared_distance(x, z) for z in self._fit_X]
-            nearest = sorted(range(len(distances)), key=lambda i: (distances[i], i))[:k]
-            indices.append(nearest)
-            squared.append([distances[i] for i in nearest])
-        return squared, indices
-
-    def _squared_distance(self, x, z):
-        if self.metric == "euclidean":
-            return linalg.squared_distance(x, z)  # sum_j (x_j - z_j)^2
-        return linalg.quadratic_form(self._precision, linalg.subtract(x, z))  # (x-z)'P(x-z)
-
-    def _vote_counts(self, indices):
-        """counts[q][c]: how many of the k neighbours of query q have class code c."""
-        counts = []
-        for neighbors in indices:
-            row = [0] * len(self.classes_)
-            for i in neighbors:
-                row[self._fit_codes[i]] += 1
-            counts.append(row)
-        return counts
-
-    def _vote_fractions(self, counts):
-        """counts[q][c] / k."""
-        k = self.n_neighbors
-        return [[count / k for count in row] for row in counts]
-
-    @staticmethod
-    def _distances_from_squared(squared):
-        """sqrt of each squared distance (a Mahalanobis form that rounding made negative,
-        possible only for a nearly singular Sigma, reports distance 0)."""
-        return [[math.sqrt(max(value, 0.0)) for value in row] for row in squared]
-
-    def _winning_codes(self, counts):
-        """The class with most votes; among equal votes the first in classes_ order."""
-        codes = []
-        for row in counts:
-            best = 0
-            for code in range(1, len(row)):
-                if row[code] > row[best]:  # strict: a tie keeps the earlier class
-                    best = code
-            codes.append(best)
-        return codes
-
     # --- the public interface ---
     def _predict_codes(self, X):
         _, indices = self._kneighbors_squared(X)
@@ -186,51 +227,33 @@ class KNeighborsClassifier(Classifier):
         squared, indices = self._kneighbors_squared(X)
         return self._distances_from_squared(squared), indices
 
+    # --- the searches and votes over many queries (refml_fast overrides these) ---
+    @staticmethod
+    def _mean_covariance(X):
+        """(mu, Sigma): see ``mean_covariance``."""
+        return mean_covariance(X)
 
-def mean_covariance(X):
-    """(mu, Sigma): mu = (1/N) sum_i x_i, Sigma_jl = (1/N) sum_i (x_ij - mu_j)(x_il - mu_l),
-    each sum over i in order."""
-    n, d = len(X), len(X[0])
-    mu = linalg.mean_rows(X)
-    Sigma = [[0.0] * d for _ in range(d)]
-    for j in range(d):
-        for l in range(j, d):
-            total = 0.0
-            for i in range(n):
-                total += (X[i][j] - mu[j]) * (X[i][l] - mu[l])
-            Sigma[j][l] = Sigma[l][j] = total / n
-    return mu, Sigma
+    def _kneighbors_squared(self, X):
+        """``nearest_neighbors`` of each row of X: (squared distances, indices)."""
+        found = [nearest_neighbors(x, self._fit_X, self.n_neighbors, self._precision)
+                 for x in X]
+        return [squared for squared, _ in found], [indices for _, indices in found]
 
+    def _vote_counts(self, indices):
+        """counts[q][c]: how many of the k neighbours of query q have class code c."""
+        return [votes(neighbors, self._fit_codes, len(self.classes_)) for neighbors in indices]
 
-def inverse_covariance(Sigma, mu, n):
-    """P = Sigma^{-1} through the Cholesky factor Sigma = L L'; ValueError if singular.
+    def _vote_fractions(self, counts):
+        """counts[q][c] / k."""
+        k = self.n_neighbors
+        return [[count / k for count in row] for row in counts]
 
-    A constant feature j has Sigma_jj = (c - fl(mu_j))^2, zero or rounding noise of the mean
-    (|c - fl(mu_j)| <= n u |c|): it counts as singular when sqrt(Sigma_jj) <= 4 n u |mu_j|.
-    Variances or precisions beyond the float range (features near 1e154 or below 1e-154)
-    raise ``ValueError`` too: rescale the features.
-    """
-    message = ("metric='mahalanobis' needs a non-singular training covariance Sigma, but "
-               "Sigma is singular to working precision ({}): a constant feature, a feature "
-               "that is a linear combination of others, or fewer samples than features; "
-               "use metric='euclidean' or drop the redundant features")
-    for j in range(len(Sigma)):
-        if not math.isfinite(Sigma[j][j]):
-            raise ValueError(f"metric='mahalanobis': the variance of feature {j} overflows "
-                             "the float range; rescale the features")
-        if math.sqrt(Sigma[j][j]) <= 4.0 * n * UNIT_ROUNDOFF * abs(mu[j]):
-            raise ValueError(message.format(f"feature {j} is constant"))
-    try:
-        L = linalg.cholesky(Sigma)
-    except linalg.SingularMatrixError as error:
-        raise ValueError(message.format(error)) from None
-    for j in range(len(Sigma)):
-        if L[j][j] * L[j][j] <= SINGULAR_PIVOT_RATIO * Sigma[j][j]:
-            raise ValueError(message.format(
-                f"feature {j} is a linear combination of features 0..{j - 1} "
-                f"up to a relative residual variance of {L[j][j] * L[j][j] / Sigma[j][j]:.3g}"))
-    P = linalg.cholesky_inverse(L)
-    if not all(math.isfinite(value) for row in P for value in row):
-        raise ValueError("metric='mahalanobis': the inverse covariance overflows the float "
-                         "range (variances too small); rescale the features")
-    return P
+    @staticmethod
+    def _distances_from_squared(squared):
+        """sqrt of each squared distance (a Mahalanobis form that rounding made negative,
+        possible only for a nearly singular Sigma, reports distance 0)."""
+        return [[math.sqrt(max(value, 0.0)) for value in row] for row in squared]
+
+    @staticmethod
+    def _winning_codes(counts):
+        return [majority(row) for row in counts]
