@@ -39,6 +39,36 @@ from . import _linalg as linalg
 from . import _validation as validation
 from .base import Classifier
 
+# ----------------------------------------------------------------------------------------
+# 1. The OLS fit and the sign rule.
+
+
+def normal_equations(X, y, means):
+    """(X_c' X_c, X_c' y) with x_c = x - x_bar, every entry summed over the rows in order."""
+    centered = [[value - mean for value, mean in zip(row, means)] for row in X]
+    Xty = [0.0] * len(means)
+    for row, label in zip(centered, y):
+        for j, value in enumerate(row):
+            Xty[j] += value * label
+    return linalg.gram(centered), Xty
+
+
+def ols_intercept(y, w, means):
+    """b = y_bar - w' x_bar."""
+    y_sum = 0.0
+    for label in y:
+        y_sum += label
+    return y_sum / len(y) - linalg.dot(w, means)
+
+
+def sign_rule(f):
+    """y_hat = sign(f), sign(0) = +1: the code of classes_[1] when f >= 0, else 0."""
+    return 1 if f >= 0.0 else 0
+
+
+# ----------------------------------------------------------------------------------------
+# 2. The estimator.
+
 
 class LeastSquaresClassifier(Classifier):
     """sign(w'x + b) with (w, b) the OLS fit to labels in {-1, +1} ([MATH412], section 2).
@@ -87,17 +117,19 @@ class LeastSquaresClassifier(Classifier):
         G, Xty = self._normal_equations(X, y, means)
         w, kept = linalg.solve_dropping_dependent(G, Xty, self.tol)
         self.coef_ = self._as_output(w)
-        self.intercept_ = self._intercept(y, w, means)
+        self.intercept_ = ols_intercept(y, w, means) if self.fit_intercept else 0.0
         self.rank_ = len(kept)
 
-    def _intercept(self, y, w, means):
-        """b = y_bar - w'x_bar (0 without intercept)."""
-        if not self.fit_intercept:
-            return 0.0
-        y_sum = 0.0
-        for label in y:
-            y_sum += label
-        return y_sum / len(y) - linalg.dot(w, means)
+    def _decision_values(self, X):
+        return [linalg.dot(self.coef_, x) + self.intercept_ for x in X]
+
+    def decision_function(self, X):
+        """f_hat(x) = w'x + b for each row: >= 0 predicts classes_[1]."""
+        X = self._validate_predict(X)
+        return self._as_output(self._decision_values(X))
+
+    def _predict_codes(self, X):
+        return [sign_rule(value) for value in self._decision_values(X)]
 
     # --- the hot part (refml_fast replaces these with kernels) ---
     @staticmethod
@@ -116,25 +148,11 @@ class LeastSquaresClassifier(Classifier):
 
     @staticmethod
     def _normal_equations(X, y, means):
-        """(X_c' X_c, X_c' y) with x_c = x - x_bar, every entry summed over rows in order."""
-        centered = [[value - mean for value, mean in zip(row, means)] for row in X]
-        Xty = [0.0] * len(means)
-        for row, label in zip(centered, y):
-            for j, value in enumerate(row):
-                Xty[j] += value * label
-        return linalg.gram(centered), Xty
+        return normal_equations(X, y, means)
 
-    def _decision_values(self, X):
-        return [linalg.dot(self.coef_, x) + self.intercept_ for x in X]
 
-    def decision_function(self, X):
-        """f_hat(x) = w'x + b for each row: >= 0 predicts classes_[1]."""
-        X = self._validate_predict(X)
-        return self._as_output(self._decision_values(X))
-
-    def _predict_codes(self, X):
-        return [1 if value >= 0.0 else 0 for value in self._decision_values(X)]
-
+# ----------------------------------------------------------------------------------------
+# The overflow check.
 
 GRAM_LIMIT = 1e308
 
