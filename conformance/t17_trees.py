@@ -6,7 +6,7 @@ classification tree?").
       |R1| gamma(R1) + |R2| gamma(R2) <= |R| gamma(R)
   (R = R1 u R2, |.| the total weight).  Checked on random labels, random non-negative weights
   (integers, reals, tiny and huge scales) and random partitions, for both criteria, with
-  refml's own |R| gamma(R) (``_tree_split.weighted_gini`` / ``weighted_entropy``), which
+  refml's own |R| gamma(R) (``refml.tree.weighted_gini`` / ``weighted_entropy``), which
   must also equal the lecture's formula |R| sum_k p_k (1 - p_k) / -|R| sum_k p_k log p_k.
   The slack is |R| gamma(R) - (|R1| gamma(R1) + |R2| gamma(R2)) + 1e-12 |R| gamma-scale.
 - The same inequality on every split of fitted trees (refml, random hyper-parameters and
@@ -69,7 +69,8 @@ def lecture_weighted_impurity(counts, criterion):
 
 def check_partition(instance):
     from refml._tree_split import CRITERIA as CODES
-    from refml._tree_split import WEIGHTED_IMPURITY, total_weight
+    from refml._tree_split import total_weight
+    from refml.tree import WEIGHTED_IMPURITY
 
     slack = math.inf
     parts = [class_weights(instance, lambda side: True),

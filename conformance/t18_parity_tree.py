@@ -51,11 +51,12 @@ def weakest_link_alpha(instance):
     import refml
     from refml._tree_prune import leaf_risks
     from refml._tree_split import CRITERIA as CODES
+    from refml.tree import WEIGHTED_IMPURITY
 
     params = dict(instance["params"], ccp_alpha=0.0)
     tree = refml.DecisionTreeClassifier(**params).fit(
         instance["X"], instance["y"], sample_weight=instance["weights"]).tree_
-    risk = leaf_risks(tree, CODES[params["criterion"]])
+    risk = leaf_risks(tree, WEIGHTED_IMPURITY[CODES[params["criterion"]]])
     below, leaves = list(risk), [1] * tree.node_count
     alphas = []
     for t in reversed(range(tree.node_count)):

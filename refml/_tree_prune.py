@@ -20,20 +20,19 @@ while g(t) <= alpha.  ``ccp_alpha = 0`` prunes nothing: the grown tree is kept a
 Pruning is not a hot path, so refml_fast runs this same code on its arrays' contents.
 """
 
-from ._tree_split import LEAF, WEIGHTED_IMPURITY, Tree
+from ._tree_split import LEAF, Tree
 
 
-def leaf_risks(tree, criterion):
-    """R(t) = |R_t| gamma(R_t) / |R_root| for every node t."""
-    impurity = WEIGHTED_IMPURITY[criterion]
+def leaf_risks(tree, impurity):
+    """R(t) = |R_t| gamma(R_t) / |R_root| for every node t (``impurity``: |R| gamma(R))."""
     root_weight = tree.weighted_n_node_samples[0]
     return [impurity(tree.value[t], tree.weighted_n_node_samples[t]) / root_weight
             for t in range(tree.node_count)]
 
 
-def collapsed_nodes(tree, criterion, alpha):
+def collapsed_nodes(tree, impurity, alpha):
     """The set of internal nodes that T(alpha) turns into leaves (bottom-up pass)."""
-    risk = leaf_risks(tree, criterion)
+    risk = leaf_risks(tree, impurity)
     best = [0.0] * tree.node_count
     collapse = set()
     for t in reversed(range(tree.node_count)):  # preorder ids: children after parents
@@ -51,11 +50,11 @@ def collapsed_nodes(tree, criterion, alpha):
     return collapse
 
 
-def prune(tree, criterion, alpha):
+def prune(tree, impurity, alpha):
     """T(alpha) as a new ``Tree`` (ids renumbered in preorder); ``tree`` if alpha == 0."""
     if alpha == 0.0:
         return tree
-    collapse = collapsed_nodes(tree, criterion, alpha)
+    collapse = collapsed_nodes(tree, impurity, alpha)
     pruned = Tree(tree.n_classes)
     pending = [(0, LEAF, 0)]
     while pending:

@@ -1,25 +1,204 @@
-"""Classification trees (CART), as in [Yan] (Yan), "Classification tree" to "Insights".
+"""Classification trees (CART): [Yan], "Classification tree" to "Insights".
 
-The feature space is partitioned recursively into rectangles by binary splits X_j <= t,
-each chosen to minimise the impurity |R1|/|R| gamma(R1) + |R2|/|R| gamma(R2) (Gini or
-cross-entropy); a new point gets the majority label of its rectangle R_j,
+The feature space is partitioned recursively into rectangles by binary splits: a node R is
+split into R1(j, t) = {X in R : X_j <= t} and R2(j, t) = {X in R : X_j > t} by the (j, t)
+that minimises
+
+    |R1|/|R| gamma(R1) + |R2|/|R| gamma(R2),
+
+with the Gini index gamma(R) = sum_k p_k (1 - p_k) or the cross-entropy
+gamma(R) = -sum_k p_k log p_k (natural log), p_k the (weighted) fraction of class k in R.
+A new point gets the majority label of its rectangle R_j,
 
     f(x) = argmax_k sum_{X_i in R_j} w_i 1{Y_i = k}.
 
-The growing rules live in ``_tree_split`` (impurities, candidate features, best split,
-stopping rules) and the cost-complexity pruning in ``_tree_prune``; this module holds the
-estimator, prediction and the text rendering.
+The module reads: 1. the impurities, 2. the best split of a node, 3. the recursion that
+grows the tree, 4. the prediction, 5. the estimator, which validates and stores.  The node
+arrays, the candidate features of random forests and the float contract with refml_fast are
+in ``_tree_split``; cost-complexity pruning is in ``_tree_prune``.
+
+|R| is the same for every candidate of a node, so the search minimises the weighted
+impurity sum cost(j, t) = |R1| gamma(R1) + |R2| gamma(R2), with |R| gamma(R) computed term by
+term from the class weights c_k and W = |R|:
+
+    Gini:     sum_k c_k ((W - c_k) / W)          (= W sum_k p_k (1 - p_k))
+    entropy:  sum_k c_k (log W - log c_k)        (= -W sum_k p_k log p_k)
+
+Both never divide by a vanishing weight, never overflow for finite weights, and give 0.0
+exactly for a pure node.  On the print: the lecture file prints the Gini index as
+"sum_k p_k (1 p_k)", the minus sign lost in extraction; sum_k p_k (1 - p_k) =
+1 - sum_k p_k^2 is the Gini index (tests/test_tree.py checks 1/2 on a 50/50 node).
 """
 
 import math
 import numbers
+import sys
 
+from . import _tree_text
 from . import _validation as validation
 from ._linalg import argmax
 from ._random import check_random_state
 from ._tree_prune import prune
-from ._tree_split import CRITERIA, LEAF, grow
+from ._tree_split import (
+    CRITERIA,
+    ENTROPY,
+    GINI,
+    LEAF,
+    Tree,
+    candidate_features,
+    class_totals,
+    midpoint,
+    total_weight,
+)
 from .base import WeightedClassifier
+
+# ----------------------------------------------------------------------------------------
+# 1. The impurities: |R| gamma(R) from the class weights c_k of R.
+
+
+def weighted_gini(counts, total):
+    """W sum_k p_k (1 - p_k), as sum_k c_k ((W - c_k) / W)."""
+    s = 0.0
+    for c in counts:
+        if c > 0.0:
+            s += c * ((total - c) / total)
+    return s
+
+
+def weighted_entropy(counts, total):
+    """-W sum_k p_k log p_k, as sum_k c_k (log W - log c_k) (no p_k to underflow)."""
+    s = 0.0
+    log_total = math.log(total)
+    for c in counts:
+        if c > 0.0:
+            s += c * (log_total - math.log(c))
+    return s
+
+
+WEIGHTED_IMPURITY = {GINI: weighted_gini, ENTROPY: weighted_entropy}
+
+
+def node_impurity(counts, total, criterion):
+    """gamma(R) itself: the weighted impurity sum divided by W (0.0 for W = 0)."""
+    if total <= 0.0:
+        return 0.0
+    return WEIGHTED_IMPURITY[criterion](counts, total) / total
+
+# ----------------------------------------------------------------------------------------
+# 2. The best split of a node.
+
+
+def best_split(X, codes, weights, rows, features, n_classes, criterion):
+    """(feature, threshold, left rows, right rows, left counts, right counts), or None.
+
+    For each feature in ``features`` (column order), rows are sorted by (value, index) and
+    every boundary between consecutive distinct values is a candidate threshold
+    (ascending); the cost |R1| gamma(R1) + |R2| gamma(R2) must be strictly smaller than the
+    best so far to replace it.  A boundary leaving zero weight on one side is no split.
+    """
+    impurity = WEIGHTED_IMPURITY[criterion]
+    best_cost = math.inf
+    best = None
+    for j in features:
+        ordered = sorted(rows, key=lambda i: (X[i][j], i))
+        totals = [0.0] * n_classes
+        for i in ordered:
+            totals[codes[i]] += weights[i]
+        left = [0.0] * n_classes
+        for position in range(len(ordered) - 1):
+            i = ordered[position]
+            left[codes[i]] += weights[i]
+            a, b = X[i][j], X[ordered[position + 1]][j]
+            if not a < b:
+                continue  # no threshold between equal values
+            right = [totals[k] - left[k] for k in range(n_classes)]
+            w_left, w_right = total_weight(left), total_weight(right)
+            if w_left <= 0.0 or w_right <= 0.0:
+                continue
+            cost = impurity(left, w_left) + impurity(right, w_right)
+            if cost < best_cost:
+                best_cost = cost
+                best = (j, midpoint(a, b), ordered[:position + 1], ordered[position + 1:],
+                        list(left), right)
+    return best
+
+# ----------------------------------------------------------------------------------------
+# 3. Growing the tree: the recursion.
+
+
+def is_leaf(counts, depth, settings):
+    """The stopping rules, in order: depth limit, fewer than n0 (weighted) points, purity."""
+    if settings["max_depth"] is not None and depth >= settings["max_depth"]:
+        return True
+    if total_weight(counts) < settings["min_samples_split"]:
+        return True
+    return sum(1 for c in counts if c > 0.0) <= 1
+
+
+def grow(X, codes, weights, n_classes, settings, rng):
+    """The fully grown (unpruned) tree, depth first, left child first (ids in preorder).
+
+    ``settings``: criterion (code), max_depth (None = no limit), min_samples_split (n0,
+    compared with the node's total weight), n_candidates (features searched per node).
+    A node that passes the stopping rules but has no split (every candidate feature
+    constant on it) is a leaf.  A split is made even if it lowers the impurity by nothing
+    (XOR: the first split of a fully grown tree may gain nothing, the next ones everything).
+    """
+    tree = Tree(n_classes)
+    rows = list(range(len(X)))
+    limit = sys.getrecursionlimit()     # a chain of splits may be as deep as n - 1
+    sys.setrecursionlimit(max(limit, len(X) + 200))
+    try:
+        grow_node(tree, X, codes, weights, rows, class_totals(rows, codes, weights, n_classes),
+                  0, settings, rng)
+    finally:
+        sys.setrecursionlimit(limit)
+    return tree
+
+
+def grow_node(tree, X, codes, weights, rows, counts, depth, settings, rng):
+    """CART at one node ([Yan], classification trees): a leaf if a stopping rule holds or no
+    split exists; else the best split, then the left subtree, then the right.  Returns the
+    node's id."""
+    node = tree.add_node(counts, len(rows),
+                         node_impurity(counts, total_weight(counts), settings["criterion"]))
+    if is_leaf(counts, depth, settings):
+        return node
+    features = candidate_features(X, rows, len(X[0]), settings["n_candidates"], rng)
+    split = best_split(X, codes, weights, rows, features, tree.n_classes, settings["criterion"])
+    if split is None:
+        return node
+    feature, threshold, left_rows, right_rows, left_counts, right_counts = split
+    tree.feature[node] = feature
+    tree.threshold[node] = threshold
+    tree.children_left[node] = grow_node(tree, X, codes, weights, left_rows, left_counts,
+                                         depth + 1, settings, rng)
+    tree.children_right[node] = grow_node(tree, X, codes, weights, right_rows, right_counts,
+                                          depth + 1, settings, rng)
+    return node
+
+# ----------------------------------------------------------------------------------------
+# 4. The prediction: the leaf of x, and its majority class.
+
+
+def leaf_of(x, tree):
+    """Descend from the root: left when x_j <= t, right otherwise, down to a leaf."""
+    node = 0
+    while tree.children_left[node] != LEAF:
+        if x[tree.feature[node]] <= tree.threshold[node]:
+            node = tree.children_left[node]
+        else:
+            node = tree.children_right[node]
+    return node
+
+
+def majority_class(counts):
+    """argmax_k c_k, the first class among ties."""
+    return argmax(counts)
+
+
+# ----------------------------------------------------------------------------------------
+# 5. The estimator.
 
 
 class DecisionTreeClassifier(WeightedClassifier):
@@ -60,7 +239,7 @@ class DecisionTreeClassifier(WeightedClassifier):
 
     Notes
     -----
-    Stopping rules, in this order (``_tree_split.is_leaf``): depth == max_depth; W <
+    Stopping rules, in this order (``is_leaf``): depth == max_depth; W <
     min_samples_split; the node is pure (one class of positive weight); no candidate
     feature takes two distinct values on the node (e.g. every feature constant there).
     Otherwise the node is split by the best candidate, even when the split lowers the
@@ -137,7 +316,7 @@ class DecisionTreeClassifier(WeightedClassifier):
                     self.n_classes_, settings, rng)
 
     def _prune(self, tree):
-        return prune(tree, CRITERIA[self.criterion], float(self.ccp_alpha))
+        return prune(tree, WEIGHTED_IMPURITY[CRITERIA[self.criterion]], float(self.ccp_alpha))
 
     # --- prediction ----------------------------------------------------------------------
     def apply(self, X):
@@ -145,24 +324,14 @@ class DecisionTreeClassifier(WeightedClassifier):
         return self._apply(self._validate_predict(X))
 
     def _apply(self, X):
-        tree = self.tree_
-        leaves = []
-        for row in X:
-            node = 0
-            while tree.children_left[node] != LEAF:
-                if row[tree.feature[node]] <= tree.threshold[node]:
-                    node = tree.children_left[node]
-                else:
-                    node = tree.children_right[node]
-            leaves.append(node)
-        return leaves
+        return [leaf_of(x, self.tree_) for x in X]
 
     def _predict_codes(self, X):
         return self._leaf_codes(self._apply(X))
 
     def _leaf_codes(self, leaves):
         """The majority class of each leaf (ties: the first class in classes_ order)."""
-        return [argmax(self.tree_.value[leaf]) for leaf in leaves]
+        return [majority_class(self.tree_.value[leaf]) for leaf in leaves]
 
     def predict_proba(self, X):
         """p_k of the leaf each row falls into: its weighted class frequencies c_k / W."""
@@ -178,7 +347,7 @@ class DecisionTreeClassifier(WeightedClassifier):
     def get_depth(self):
         """The depth of the tree: the largest depth of a leaf (a single leaf has depth 0)."""
         self._check_is_fitted()
-        return max(_node_depths(self.tree_))
+        return max(_tree_text.node_depths(self.tree_))
 
     def get_n_leaves(self):
         """The number of leaves (rectangles R_1, ..., R_M of the lecture)."""
@@ -195,30 +364,8 @@ class DecisionTreeClassifier(WeightedClassifier):
         """
         self._check_is_fitted()
         names = self._feature_names(feature_names)
-        tree = self.tree_
-        depths = _node_depths(tree)
-        lines = []
-        pending = [(0, 0)]
-        while pending:
-            item = pending.pop()
-            if isinstance(item, str):
-                lines.append(item)
-                continue
-            node, depth = item
-            indent = "|   " * depth + "|--- "
-            if tree.children_left[node] == LEAF:
-                lines.append(indent + self._leaf_text(node, decimals, show_weights))
-            elif max_depth is not None and depth > max_depth:
-                height = _subtree_depth(tree, node, depths)
-                lines.append(indent + f"truncated branch of depth {height}")
-            else:
-                name = names[int(tree.feature[node])]
-                threshold = f"{float(tree.threshold[node]):.{decimals}f}"
-                pending.append((int(tree.children_right[node]), depth + 1))
-                pending.append(f"{indent}{name} >  {threshold}")
-                pending.append((int(tree.children_left[node]), depth + 1))
-                pending.append(f"{indent}{name} <= {threshold}")
-        return "\n".join(lines)
+        return _tree_text.render(self.tree_, names, self.classes_, decimals, show_weights,
+                                 max_depth)
 
     def _feature_names(self, feature_names):
         if feature_names is None:
@@ -228,29 +375,3 @@ class DecisionTreeClassifier(WeightedClassifier):
             raise ValueError(f"feature_names has {len(names)} names, but the tree has "
                              f"{self.n_features_in_} features")
         return names
-
-    def _leaf_text(self, node, decimals, show_weights):
-        counts = [float(c) for c in self.tree_.value[node]]
-        text = f"class: {self.classes_[argmax(counts)]}"
-        if show_weights:
-            shown = ", ".join(f"{c:.{decimals}f}" for c in counts)
-            text = f"weights: [{shown}] {text}"
-        return text
-
-
-def _node_depths(tree):
-    """The depth of every node (root 0); preorder ids put children after their parent."""
-    depths = [0] * tree.node_count
-    for node in range(tree.node_count):
-        left, right = int(tree.children_left[node]), int(tree.children_right[node])
-        if left != LEAF:
-            depths[left] = depths[right] = depths[node] + 1
-    return depths
-
-
-def _subtree_depth(tree, node, depths):
-    """The height of the subtree below ``node``: preorder ids of a subtree are contiguous."""
-    end = node + 1
-    while end < tree.node_count and depths[end] > depths[node]:
-        end += 1
-    return max(depths[node:end]) - depths[node]
