@@ -4,11 +4,12 @@ refml's ``_logistic_solvers.objective`` walks the samples in order and, for each
 residual_ik x~_ij to every gradient entry.  Here the same floats come in two parallel
 phases: first each sample's loss term and residuals P_ik - 1{y_i = k} (independent per
 sample, so any thread may compute any sample, with refml's operations for that sample);
-then each gradient entry (k, j) sums residual_ik x~_ij over i = 1..n in order, the classes
-shared between the threads.  Only the loss total, a sum over samples, stays serial.  The
+then each gradient entry (k, j) sums residual_ik x~_ij over i = 1..n in order, the columns
+of x~ shared between the threads.  Only the loss total, a sum over samples, stays serial.  The
 one-thread twins compute the same values.
 """
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -59,30 +60,43 @@ def sample_terms_parallel(X, codes, theta_t, n_free, fit_intercept, losses, resi
 
 
 @kernel
-def gradient_of_class(X, residuals, fit_intercept, k, gradient):
-    """gradient[k p + j] = sum_i residual_ik x~_ij, i = 1..n in order (refml's sums)."""
+def gradient_of_columns(X, residuals, fit_intercept, first, end, gradient):
+    """gradient[k p + j] = sum_i residual_ik x~_ij for the columns first <= j < end of x~,
+    i = 1..n in order (refml's sums), every class k at once: one pass over those columns
+    of X instead of one pass per class.  The sums grow in a local table (threads writing
+    next to each other in ``gradient`` would share cache lines at every sample)."""
     d = X.shape[1]
     p = d + (1 if fit_intercept else 0)
-    for j in range(p):
-        gradient[k * p + j] = 0.0
+    n_free = residuals.shape[1]
+    last = min(end, d)
+    width = end - first
+    sums = np.zeros((n_free, width))
     for i in range(X.shape[0]):
-        residual = residuals[i, k]
-        for j in range(d):
-            gradient[k * p + j] += residual * X[i, j]
-        if fit_intercept:
-            gradient[k * p + d] += residual * 1.0
+        for k in range(n_free):
+            residual = residuals[i, k]
+            for j in range(first, last):
+                sums[k, j - first] += residual * X[i, j]
+            if fit_intercept and end > d:
+                sums[k, d - first] += residual * 1.0
+    for k in range(n_free):
+        for j in range(first, end):
+            gradient[k * p + j] = sums[k, j - first]
 
 
 @kernel
-def gradient_serial(X, residuals, fit_intercept, gradient):
-    for k in range(residuals.shape[1]):
-        gradient_of_class(X, residuals, fit_intercept, k, gradient)
+def gradient_serial(X, residuals, fit_intercept, chunks, gradient):
+    p = X.shape[1] + (1 if fit_intercept else 0)
+    gradient_of_columns(X, residuals, fit_intercept, 0, p, gradient)
 
 
 @kernel(parallel=True)
-def gradient_parallel(X, residuals, fit_intercept, gradient):
-    for k in prange(residuals.shape[1]):
-        gradient_of_class(X, residuals, fit_intercept, k, gradient)
+def gradient_parallel(X, residuals, fit_intercept, chunks, gradient):
+    """The columns of x~ in ``chunks`` contiguous chunks (one per thread)."""
+    p = X.shape[1] + (1 if fit_intercept else 0)
+    chunks = min(p, chunks)
+    for c in prange(chunks):
+        gradient_of_columns(X, residuals, fit_intercept, c * p // chunks, (c + 1) * p // chunks,
+                            gradient)
 
 
 @kernel
@@ -105,6 +119,6 @@ def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
     theta_t = np.ascontiguousarray(theta.reshape(n_free, -1).T)
     run_parallel(sample_terms_parallel, sample_terms_serial, large, X, codes, theta_t, n_free,
                  fit_intercept, losses, residuals)
-    run_parallel(gradient_parallel, gradient_serial, large and n_free > 1, X, residuals,
-                 fit_intercept, gradient)
+    run_parallel(gradient_parallel, gradient_serial, large, X, residuals, fit_intercept,
+                 numba.get_num_threads(), gradient)
     return finish(losses, theta, n_free, X.shape[1], fit_intercept, alpha, gradient)

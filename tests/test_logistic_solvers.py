@@ -61,3 +61,82 @@ def test_newton_at_its_defaults_reaches_the_mle(lib, dataset, n_features):
     if len(reference.classes_) > 2:   # scikit-learn's symmetric parameters -> class 0 reference
         theirs = (theirs - theirs[0])[1:]
     assert np.max(np.abs(ours - theirs)) <= 1e-8 * np.max(np.abs(theirs))
+
+
+def _two_loop(gradient, pairs, gamma):
+    """Plain L-BFGS two-loop recursion with H_0 = gamma I (Nocedal & Wright, Alg. 7.4)."""
+    q = list(gradient)
+    alphas = []
+    for s, y in reversed(pairs):
+        a = sum(si * qi for si, qi in zip(s, q)) / sum(si * yi for si, yi in zip(s, y))
+        q = [qi - a * yi for qi, yi in zip(q, y)]
+        alphas.append(a)
+    r = [gamma * qi for qi in q]
+    for (s, y), a in zip(pairs, reversed(alphas)):
+        b = sum(yi * ri for yi, ri in zip(y, r)) / sum(si * yi for si, yi in zip(s, y))
+        r = [ri + (a - b) * si for ri, si in zip(r, s)]
+    return [-ri for ri in r]
+
+
+def test_preconditioned_lbfgs_is_lbfgs_in_the_symmetric_parametrisation():
+    """class_coupling's claim: the reference-class direction with H_0 = gamma (I + 1 1') is A
+    times the plain L-BFGS direction in phi (one vector per class), theta_k = phi_k - phi_0,
+    for steps phi in the sum-zero subspace that L-BFGS from phi = 0 stays in."""
+    import random
+
+    from refml._logistic_solvers import class_coupling, lbfgs_direction
+
+    rng = random.Random(7)
+    K, p = 4, 3
+
+    def A(phi):      # theta_k = phi_k - phi_0, k = 1..K-1
+        return [phi[k * p + j] - phi[j] for k in range(1, K) for j in range(p)]
+
+    def A_T(theta):  # the adjoint: phi_0 = -sum_k theta_k, phi_k = theta_k
+        first = [-sum(theta[(k - 1) * p + j] for k in range(1, K)) for j in range(p)]
+        return first + list(theta)
+
+    def sum_zero(values):
+        means = [sum(values[k * p + j] for k in range(K)) / K for j in range(p)]
+        return [values[k * p + j] - means[j] for k in range(K) for j in range(p)]
+
+    pairs_phi, pairs_theta = [], []
+    for _ in range(4):
+        s_phi = sum_zero([rng.gauss(0, 1) for _ in range(K * p)])
+        y_theta = [rng.gauss(0, 1) for _ in range((K - 1) * p)]
+        s_theta = A(s_phi)
+        if sum(a * b for a, b in zip(s_theta, y_theta)) <= 0:
+            y_theta = [-v for v in y_theta]
+        pairs_phi.append((s_phi, A_T(y_theta)))
+        rho = 1.0 / sum(a * b for a, b in zip(s_theta, y_theta))
+        pairs_theta.append((s_theta, y_theta, rho))
+    gradient = [rng.gauss(0, 1) for _ in range((K - 1) * p)]
+    s_last, y_last = pairs_phi[-1]
+    gamma = sum(a * b for a, b in zip(s_last, y_last)) / sum(b * b for b in y_last)
+    expected = A(_two_loop(A_T(gradient), pairs_phi, gamma))
+    found = lbfgs_direction(gradient, pairs_theta, class_coupling(p))
+    assert all(abs(a - b) <= 1e-12 * (1 + abs(a)) for a, b in zip(found, expected))
+    # and the coupling is A A' itself
+    q = [rng.gauss(0, 1) for _ in range((K - 1) * p)]
+    assert all(abs(a - b) <= 1e-12 for a, b in zip(class_coupling(p)(q), A(A_T(q))))
+
+
+def test_binary_lbfgs_steps_are_plain_lbfgs_steps():
+    """K = 2: P = 2 I, and the direction equals plain L-BFGS's with gamma = s'y / y'y (1 at
+    the start) bit for bit (the factors 2 and 1/2 are exact)."""
+    import random
+
+    from refml._logistic_solvers import class_coupling, lbfgs_direction
+
+    rng = random.Random(3)
+    p = 5
+    gradient = [rng.gauss(0, 1) for _ in range(p)]
+    assert lbfgs_direction(gradient, [], class_coupling(p)) == [-g for g in gradient]
+    pairs = []
+    for _ in range(3):
+        s = [rng.gauss(0, 1) for _ in range(p)]
+        y = [si + 0.1 * rng.gauss(0, 1) for si in s]
+        pairs.append((s, y, 1.0 / sum(a * b for a, b in zip(s, y))))
+    plain = lbfgs_direction(gradient, pairs, lambda q: list(q))
+    coupled = lbfgs_direction(gradient, pairs, class_coupling(p))
+    assert coupled == plain
