@@ -102,32 +102,99 @@ def smo(row, diagonal, y, C, tol, max_iter):
 
     ``row(i)`` gives row i of K, ``diagonal`` the K_ii, y the signs -1.0 / +1.0.  ``status`` is
     CONVERGED (m - M <= tol), MAX_ITER (``max_iter`` pair steps made) or UNBOUNDED.
-    ``gradient`` is the final G = Q alpha - 1, kept up to date at every step: the training
-    scores follow from it, f(x_t) - beta_0 = y_t (G_t + 1), without another kernel sum (as
-    LIBSVM does).
+    ``gradient`` is the final G = Q alpha - 1: the training scores follow from it,
+    f(x_t) - beta_0 = y_t (G_t + 1), without another kernel sum (as LIBSVM does).
+
+    Shrinking (LIBSVM's, Fan, Chen and Lin 2005, section 4; beyond the lectures): every
+    ``shrink_period(n)`` steps the points that sit at a bound and are far from violating
+    leave the *active* set (``shrink``); pairs are chosen, and G updated, over the active
+    points only.  When the active points meet the stopping rule, the others' G is rebuilt
+    (``rebuild_gradient``) and the rule is checked on all points.  To rebuild cheaply,
+    G_bar = sum over alpha_s = C of C Q_s is kept for every point (LIBSVM's G_bar).
     """
     n = len(y)
     alpha = [0.0] * n
     gradient = [-1.0] * n                      # G = Q alpha - 1 at alpha = 0
+    at_bound = [0.0] * n                       # G_bar
+    active, unshrunk = list(range(n)), False
     n_iter = 0
     while True:
-        i, m, M = maximal_violation(alpha, gradient, y, C)
+        if n_iter > 0 and n_iter % shrink_period(n) == 0:
+            active, unshrunk = shrink(active, unshrunk, row, alpha, gradient, at_bound, y,
+                                      C, tol)
+        i, m, M = maximal_violation(active, alpha, gradient, y, C)
+        if m - M <= tol and len(active) < n:   # converged on the active set: check all
+            active = rebuild_gradient(active, row, alpha, gradient, at_bound, y, C)
+            i, m, M = maximal_violation(active, alpha, gradient, y, C)
         if m - M <= tol:
             return alpha, n_iter, CONVERGED, gradient
         if n_iter == max_iter:
+            rebuild_gradient(active, row, alpha, gradient, at_bound, y, C)
             return alpha, n_iter, MAX_ITER, gradient
         row_i = row(i)
-        j = second_index(i, m, row_i, diagonal, alpha, gradient, y, C)
+        j = second_index(active, i, m, row_i, diagonal, alpha, gradient, y, C)
         row_j = row(j)
         step, room_i, room_j = pair_step(i, j, m, row_i, diagonal, alpha, gradient, y, C)
         if step == math.inf:
+            rebuild_gradient(active, row, alpha, gradient, at_bound, y, C)
             return alpha, n_iter, UNBOUNDED, gradient
         # alpha_i += y_i s, alpha_j -= y_j s; a multiplier that reaches the box sits on it.
+        was_i, was_j = alpha[i] == C, alpha[j] == C
         alpha[i] = (C if y[i] > 0 else 0.0) if step == room_i else alpha[i] + y[i] * step
         alpha[j] = (0.0 if y[j] > 0 else C) if step == room_j else alpha[j] - y[j] * step
-        for t in range(n):                     # G_t += y_t s (K_it - K_jt)
+        for t in active:                       # G_t += y_t s (K_it - K_jt)
             gradient[t] += y[t] * step * (row_i[t] - row_j[t])
+        for s, row_s, was in ((i, row_i, was_i), (j, row_j, was_j)):
+            if (alpha[s] == C) != was:         # alpha_s reached C or left it: G_bar moves
+                for t in range(n):
+                    term = C * (y[s] * y[t] * row_s[t])
+                    at_bound[t] = at_bound[t] + term if not was else at_bound[t] - term
         n_iter += 1
+
+
+def shrink_period(n):
+    """Steps between two shrinkings: min(n, 1000), as LIBSVM."""
+    return min(n, 1000)
+
+
+def shrink(active, unshrunk, row, alpha, gradient, at_bound, y, C, tol):
+    """(active, unshrunk): the active points without those at a bound that cannot be chosen
+    now and are unlikely to be soon: only in I_up with v_t < M, or only in I_low with
+    v_t > m (m, M over the active points).  The first time m - M <= 10 tol, every point is
+    made active again first (G rebuilt), as LIBSVM does before the final steps."""
+    i, m, M = maximal_violation(active, alpha, gradient, y, C)
+    if not unshrunk and m - M <= 10.0 * tol:
+        unshrunk = True
+        active = rebuild_gradient(active, row, alpha, gradient, at_bound, y, C)
+        i, m, M = maximal_violation(active, alpha, gradient, y, C)
+    kept = []
+    for t in active:
+        v = -y[t] * gradient[t]
+        up, low = in_up(alpha[t], y[t], C), in_low(alpha[t], y[t], C)
+        if not ((up and not low and v < M) or (low and not up and v > m)):
+            kept.append(t)
+    return kept, unshrunk
+
+
+def rebuild_gradient(active, row, alpha, gradient, at_bound, y, C):
+    """G_t = G_bar_t - 1 + sum_s alpha_s Q_st (s ascending over the free 0 < alpha_s < C)
+    for every point out of ``active`` (the multipliers at C enter through G_bar); returns
+    the full index list (every point active again)."""
+    n = len(y)
+    if len(active) == n:
+        return active
+    inside = [False] * n
+    for t in active:
+        inside[t] = True
+    out = [t for t in range(n) if not inside[t]]
+    for t in out:
+        gradient[t] = at_bound[t] - 1.0
+    for s in range(n):
+        if 0.0 < alpha[s] < C:
+            row_s = row(s)
+            for t in out:
+                gradient[t] += alpha[s] * (y[s] * y[t] * row_s[t])
+    return list(range(n))
 
 
 def in_up(alpha_t, y_t, C):
@@ -140,10 +207,11 @@ def in_low(alpha_t, y_t, C):
     return alpha_t > 0.0 if y_t > 0 else alpha_t < C
 
 
-def maximal_violation(alpha, gradient, y, C):
-    """(i, m, M): i = argmax_{I_up} v_t (lowest index on ties), m = v_i, M = min_{I_low} v_t."""
+def maximal_violation(active, alpha, gradient, y, C):
+    """(i, m, M) over the ``active`` points (ascending): i = argmax_{I_up} v_t (lowest index
+    on ties), m = v_i, M = min_{I_low} v_t."""
     i, m, M = -1, -math.inf, math.inf
-    for t in range(len(y)):
+    for t in active:
         v = -y[t] * gradient[t]
         if in_up(alpha[t], y[t], C) and v > m:
             i, m = t, v
@@ -152,10 +220,10 @@ def maximal_violation(alpha, gradient, y, C):
     return i, m, M
 
 
-def second_index(i, m, row_i, diagonal, alpha, gradient, y, C):
-    """j = argmin over t in I_low with v_t < m of -b_it^2 / a_it (WSS 2)."""
+def second_index(active, i, m, row_i, diagonal, alpha, gradient, y, C):
+    """j = argmin over active t in I_low with v_t < m of -b_it^2 / a_it (WSS 2)."""
     j, best = -1, math.inf
-    for t in range(len(y)):
+    for t in active:
         if in_low(alpha[t], y[t], C):
             b = m + y[t] * gradient[t]                 # b_it = v_i - v_t
             if b > 0.0:
