@@ -11,10 +11,11 @@ pairs, shrink the same points, stop at the same step and return the same alphas:
   of i, M and j make the same comparisons in the same index order as refml (ties to the
   lowest index), over the same active points (refml's shrinking, ``shrink``).
 - Rows of K are computed on first use and kept in a cache of at most ``CACHE_BYTES`` (rows
-  beyond it are recomputed after first-in first-out eviction; values never change, so the
+  beyond it are recomputed after second-chance eviction; values never change, so the
   cache cannot change a result).  A step reads the two rows at the active points only.
 """
 
+import math
 import mmap
 
 import numpy as np
@@ -45,20 +46,77 @@ def row_cache(n):
 
 
 @kernel
-def fetch_row(i, protect, X, XT, code, gamma, degree, coef0, cache, slot_of, owner, clock):
-    """The cache slot holding row i of K; a miss evicts first-in first-out, never ``protect``."""
-    if slot_of[i] >= 0:
-        return slot_of[i]
-    slot = clock[0]
-    if owner[slot] == protect:
-        slot = (slot + 1) % cache.shape[0]
-    clock[0] = (slot + 1) % cache.shape[0]
-    if owner[slot] >= 0:
-        slot_of[owner[slot]] = -1
-    owner[slot] = i
-    slot_of[i] = slot
-    kernel_row(X[i], XT, code, gamma, degree, coef0, cache[slot])
+def fetch_row(i, protect, X, XT, code, gamma, degree, coef0, cache, slot_of, owner, clock, used,
+              made, generation, active, n_active):
+    """The cache slot holding row i of K at least at the active points; a miss evicts by the
+    clock (second-chance) rule, never ``protect``.  While points are shrunk away a row is computed at the
+    active points only (``made[slot]`` = the generation of the active set it serves, -1 for
+    a complete row): it stays valid while the set only shrinks; ``generation`` changes when
+    every point is made active again."""
+    slot = slot_of[i]
+    if slot >= 0:
+        used[slot] = True
+        if made[slot] == -1 or made[slot] == generation:
+            return slot
+    else:
+        slot = clock[0]                               # second chance: skip recent rows once
+        while used[slot] or (protect >= 0 and owner[slot] == protect):
+            used[slot] = False
+            slot = (slot + 1) % cache.shape[0]
+        used[slot] = True
+        clock[0] = (slot + 1) % cache.shape[0]
+        if owner[slot] >= 0:
+            slot_of[owner[slot]] = -1
+        owner[slot] = i
+        slot_of[i] = slot
+    if n_active == X.shape[0]:
+        kernel_row(X[i], XT, code, gamma, degree, coef0, cache[slot])
+        made[slot] = -1
+    else:
+        kernel_row_at(X[i], XT, active, n_active, code, gamma, degree, coef0, cache[slot])
+        made[slot] = generation
     return slot
+
+
+@kernel
+def complete_row(i, X, XT, code, gamma, degree, coef0, cache, slot_of, made):
+    """Row i of K at every point (the cached slot completed, or computed again)."""
+    slot = slot_of[i]
+    if made[slot] != -1:
+        kernel_row(X[i], XT, code, gamma, degree, coef0, cache[slot])
+        made[slot] = -1
+    return cache[slot]
+
+
+@kernel
+def kernel_row_at(x, ZT, active, n_active, code, gamma, degree, coef0, out):
+    """``_gram.kernel_row`` at the active columns only: the same floats there."""
+    for k in range(n_active):
+        out[active[k]] = 0.0
+    if code == 1:
+        for f in range(ZT.shape[0]):
+            xf = x[f]
+            for k in range(n_active):
+                t = active[k]
+                difference = xf - ZT[f, t]
+                out[t] += difference * difference
+        for k in range(n_active):
+            t = active[k]
+            out[t] = math.exp(-gamma * out[t])
+        return
+    for f in range(ZT.shape[0]):
+        xf = x[f]
+        for k in range(n_active):
+            t = active[k]
+            out[t] += xf * ZT[f, t]
+    if code == 2:
+        for k in range(n_active):
+            t = active[k]
+            base = gamma * out[t] + coef0
+            value = 1.0
+            for _ in range(degree):
+                value *= base
+            out[t] = value
 
 
 @kernel
@@ -123,7 +181,10 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v)
     diagonal = diagonal_and_norms(X, code, gamma, degree, coef0)[0]
     slot_of = np.full(n, -1, dtype=np.int64)
     owner = np.full(cache.shape[0], -1, dtype=np.int64)
+    made = np.full(cache.shape[0], -1, dtype=np.int64)
+    used = np.zeros(cache.shape[0], dtype=np.bool_)
     clock = np.zeros(1, dtype=np.int64)
+    generation = 0
     up = np.empty(n, dtype=np.bool_)
     low = np.empty(n, dtype=np.bool_)
     active = np.arange(n)
@@ -142,31 +203,33 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v)
             if not unshrunk and m - M <= 10.0 * tol:
                 unshrunk = True
                 n_active = rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound,
-                                   active, n_active, cache, slot_of)
+                                   active, n_active, cache, slot_of, made)
+                generation += 1                       # rows made for fewer points are stale
                 i, m, M = active_scan(active, n_active, v, up, low)
             n_active = shrink(active, n_active, v, up, low, m, M)
         i, m, M = active_scan(active, n_active, v, up, low)
         if m - M <= tol and n_active < n:             # converged on the active set: check all
             n_active = rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
-                               n_active, cache, slot_of)
+                               n_active, cache, slot_of, made)
+            generation += 1
             i, m, M = active_scan(active, n_active, v, up, low)
         if m - M <= tol:
             return n_iter, 0
         if n_iter == max_iter:
             rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
-                    cache, slot_of)
+                    cache, slot_of, made)
             return n_iter, 1
         row_i = cache[fetch_row(i, -1, X, XT, code, gamma, degree, coef0, cache, slot_of,
-                                owner, clock)]
+                                owner, clock, used, made, generation, active, n_active)]
         j = active_second_index(i, m, row_i, diagonal, v, low, active, n_active)
         row_j = cache[fetch_row(j, i, X, XT, code, gamma, degree, coef0, cache, slot_of,
-                                owner, clock)]
+                                owner, clock, used, made, generation, active, n_active)]
         was_i = alpha[i] == C
         was_j = alpha[j] == C
         step, a = pair_step(i, j, m, v, row_i, diagonal, alpha, y, C)
         if step == np.inf:
             rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
-                    cache, slot_of)
+                    cache, slot_of, made)
             return n_iter, 2
         set_flags(i, alpha, y, C, up, low)
         set_flags(j, alpha, y, C, up, low)
@@ -174,9 +237,11 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v)
             t = active[k]
             v[t] = v[t] - step * (row_i[t] - row_j[t])
         if (alpha[i] == C) != was_i:
-            move_at_bound(at_bound, row_i, i, y, C, was_i)
+            move_at_bound(at_bound, complete_row(i, X, XT, code, gamma, degree, coef0, cache,
+                                                 slot_of, made), i, y, C, was_i)
         if (alpha[j] == C) != was_j:
-            move_at_bound(at_bound, row_j, j, y, C, was_j)
+            move_at_bound(at_bound, complete_row(j, X, XT, code, gamma, degree, coef0, cache,
+                                                 slot_of, made), j, y, C, was_j)
         n_iter += 1
 
 
@@ -203,7 +268,7 @@ def shrink(active, n_active, v, up, low, m, M):
 
 @kernel
 def rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active, cache,
-            slot_of):
+            slot_of, made):
     """refml's ``rebuild_gradient``: for every point out of the active list,
     G_t = G_bar_t - 1 + sum_s alpha_s Q_st (s ascending over the free alpha_s), kept as
     v_t = -y_t G_t; then every point is active again.  Returns n."""
@@ -226,7 +291,7 @@ def rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
     scratch = np.empty(n)
     for s in range(n):
         if 0.0 < alpha[s] < C:
-            if slot_of[s] >= 0:
+            if slot_of[s] >= 0 and made[slot_of[s]] == -1:
                 row_s = cache[slot_of[s]]
             else:                                      # the row, without evicting any
                 kernel_row(X[s], XT, code, gamma, degree, coef0, scratch)
