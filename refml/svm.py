@@ -163,8 +163,9 @@ class SVC(Classifier):
     coef0 : float, default 0.0
     tol : float > 0, default 1e-3
         SMO stops when max_{I_up} v - min_{I_low} v <= tol (see refml/_smo.py).
-    max_iter : int >= 1, default 100000
-        The cap on SMO pair steps.
+    max_iter : int >= 1, default 10000000
+        The cap on SMO pair steps: LIBSVM's own (max(10^7, 100 n)); scikit-learn passes no
+        other (``max_iter=-1``).  Overlapping classes at n = 10^4 take some 10^5 steps.
 
     Attributes
     ----------
@@ -190,7 +191,7 @@ class SVC(Classifier):
     _binary_only = True
 
     def __init__(self, *, C=1.0, kernel="linear", gamma="scale", degree=3, coef0=0.0,
-                 tol=1e-3, max_iter=100_000):
+                 tol=1e-3, max_iter=10_000_000):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
