@@ -1,8 +1,8 @@
 """What the ensembles of [Yan] share: a committee of members cloned from one template
 estimator, each fitted on weighted training data, each casting one vote per point.
 
-``BaggingClassifier``, ``RandomForestClassifier`` (``_bagging``) and ``AdaBoostClassifier``
-(``_boosting``) subclass ``Committee``.  A member is fitted on weighted data: bagging's
+``BaggingClassifier``, ``RandomForestClassifier`` (``bagging``) and ``AdaBoostClassifier``
+(``boosting``) subclass ``Committee``.  A member is fitted on weighted data: bagging's
 bootstrap counts (times the sample weights), or AdaBoost's weights w_i.  A tree of the
 ensemble's own package (``refml.tree.DecisionTreeClassifier`` in refml, its subclass in
 refml_fast) is fitted through its own ``_fit`` on the ensemble's already validated data:

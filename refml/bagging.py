@@ -27,6 +27,43 @@ from ._committee import Committee, SingleClassVoter, accepts_sample_weight
 from ._linalg import argmax
 from ._random import Generator, check_random_state
 
+# ----------------------------------------------------------------------------------------
+# 1. The bootstrap and the vote.
+
+
+def bootstrap(rng, population):
+    """Z^(*b) as row indices: len(population) uniform draws, with replacement, from
+    ``population`` (the rows of positive weight)."""
+    size = len(population)
+    return [population[rng.randbelow(size)] for _ in range(size)]
+
+
+def draw_counts(drawn, n_rows):
+    """c_i: how many times row i was drawn (a member fitted with weights c_i w_i sees the
+    bootstrap sample itself)."""
+    counts = [0] * n_rows
+    for i in drawn:
+        counts[i] += 1
+    return counts
+
+
+def votes(member_predictions, n_rows, n_classes):
+    """votes[i][k] = sum_b 1{f_b(x_i) = k}, from each member's predicted codes."""
+    table = [[0] * n_classes for _ in range(n_rows)]
+    for predicted in member_predictions:
+        for i, k in enumerate(predicted):
+            table[i][k] += 1
+    return table
+
+
+def majority_vote(row):
+    """f_bag(x) = argmax_k sum_b 1{f_b(x) = k}, ties to the first class in classes_."""
+    return argmax(row)
+
+
+# ----------------------------------------------------------------------------------------
+# 2. The estimators.
+
 
 class BaggingClassifier(Committee):
     """Bootstrap aggregating: B members fitted on bootstrap samples, majority vote.
@@ -136,18 +173,11 @@ class BaggingClassifier(Committee):
 
     @staticmethod
     def _bootstrap(rng, population):
-        """The bootstrap sample as row indices: len(population) uniform draws, with
-        replacement, from ``population`` (the rows of positive weight)."""
-        size = len(population)
-        return [population[rng.randbelow(size)] for _ in range(size)]
+        return bootstrap(rng, population)
 
     @staticmethod
     def _counts(drawn, n_rows):
-        """c_i: how many times row i was drawn."""
-        counts = [0] * n_rows
-        for i in drawn:
-            counts[i] += 1
-        return counts
+        return draw_counts(drawn, n_rows)
 
     @staticmethod
     def _member_weights(counts, weights):
@@ -164,16 +194,11 @@ class BaggingClassifier(Committee):
 
     # --- prediction -------------------------------------------------------------------------
     def _votes(self, X):
-        """votes[i][k] = sum_b 1{f_b(x_i) = k}."""
-        votes = [[0] * len(self.classes_) for _ in range(len(X))]
-        for member in self.estimators_:
-            for i, k in enumerate(self._member_codes(member, X)):
-                votes[i][k] += 1
-        return votes
+        predictions = (self._member_codes(member, X) for member in self.estimators_)
+        return votes(predictions, len(X), len(self.classes_))
 
     def _predict_codes(self, X):
-        """argmax_k sum_b 1{f_b(x) = k}, ties to the first class in classes_."""
-        return [argmax(row) for row in self._votes(X)]
+        return [majority_vote(row) for row in self._votes(X)]
 
     def predict_proba(self, X):
         """The fraction of the B members voting for each class (columns in classes_ order)."""
