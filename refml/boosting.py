@@ -31,6 +31,56 @@ from ._committee import Committee, accepts_sample_weight
 from ._linalg import argmax
 from ._random import check_random_state
 
+# ----------------------------------------------------------------------------------------
+# 1. One round's arithmetic: the weighted error, the learner's weight, the new weights.
+
+
+def misses(predicted, codes):
+    """1{Y_i != f_m(X_i)} for each row."""
+    return [p != c for p, c in zip(predicted, codes)]
+
+
+def weighted_error(w, missed):
+    """err_m = sum_i w_i 1{Y_i != f_m(X_i)} / sum_i w_i (both sums in index order)."""
+    total = 0.0
+    missed_total = 0.0
+    for w_i, miss in zip(w, missed):
+        total += w_i
+        if miss:
+            missed_total += w_i
+    return missed_total / total
+
+
+def learner_weight(err, n_classes, earlier_alphas):
+    """(alpha_m, e^{alpha_m}): alpha_m = log((1 - err_m)/err_m) + log(K - 1) (the lecture's
+    for K = 2); (None, None) to stop when err_m >= 1 - 1/K."""
+    if err >= 1.0 - 1.0 / n_classes:
+        return None, None
+    factor = ((1.0 - err) / err) * (n_classes - 1) if err > 0.0 else math.inf
+    if factor == math.inf:  # err_m = 0: a finite weight above all earlier ones together
+        return 1.0 + sum(earlier_alphas), math.inf
+    return math.log((1.0 - err) / err) + math.log(n_classes - 1), factor
+
+
+def reweighted(w, missed, factor):
+    """w_i <- w_i exp(alpha_m 1{Y_i != f_m(X_i)}) (factor = e^{alpha_m})."""
+    return [w_i * factor if miss else w_i for w_i, miss in zip(w, missed)]
+
+
+def mean_one(weights):
+    """w_i <- (w_i / sum_j w_j) n (sums in index order); unit weights stay 1.0."""
+    total = 0.0
+    for w in weights:
+        total += w
+    n = len(weights)
+    if total == n and all(w == 1.0 for w in weights):
+        return list(weights)
+    return [(w / total) * n for w in weights]
+
+
+# ----------------------------------------------------------------------------------------
+# 2. The estimator: the boosting loop.
+
 
 class AdaBoostClassifier(Committee):
     """AdaBoost with decision stumps by default ([Yan]), SAMME for K > 2 classes.
@@ -149,45 +199,24 @@ class AdaBoostClassifier(Committee):
         self.estimator_errors_ = self._as_output(errors)
 
     def _learner_weight(self, err, earlier_alphas):
-        """(alpha_m, e^{alpha_m}) for the weighted error err_m; (None, None) to stop."""
-        n_classes = self.n_classes_
-        if err >= 1.0 - 1.0 / n_classes:
-            return None, None
-        factor = ((1.0 - err) / err) * (n_classes - 1) if err > 0.0 else math.inf
-        if factor == math.inf:  # err_m = 0: a finite weight above all earlier ones together
-            return 1.0 + sum(earlier_alphas), math.inf
-        return math.log((1.0 - err) / err) + math.log(n_classes - 1), factor
+        return learner_weight(err, self.n_classes_, earlier_alphas)
 
+    # --- the weight arithmetic (refml_fast: numpy) ---
     @staticmethod
     def _mean_one(weights):
-        """w_i <- (w_i / sum_j w_j) n (sums in index order); unit weights stay 1.0."""
-        total = 0.0
-        for w in weights:
-            total += w
-        n = len(weights)
-        if total == n and all(w == 1.0 for w in weights):
-            return list(weights)
-        return [(w / total) * n for w in weights]
+        return mean_one(weights)
 
     @staticmethod
     def _misses(predicted, codes):
-        """1{Y_i != f_m(X_i)} for each row."""
-        return [p != c for p, c in zip(predicted, codes)]
+        return misses(predicted, codes)
 
     @staticmethod
     def _weighted_error(w, missed):
-        """err_m = sum_i w_i 1{miss_i} / sum_i w_i (both sums in index order)."""
-        total = 0.0
-        missed_total = 0.0
-        for w_i, miss in zip(w, missed):
-            total += w_i
-            if miss:
-                missed_total += w_i
-        return missed_total / total
+        return weighted_error(w, missed)
 
     def _reweighted(self, w, missed, factor):
         """w_i <- w_i exp(alpha_m 1{miss_i}), then renormalised to mean 1."""
-        return self._mean_one([w_i * factor if miss else w_i for w_i, miss in zip(w, missed)])
+        return self._mean_one(reweighted(w, missed, factor))
 
     # --- prediction -------------------------------------------------------------------------
     def decision_function(self, X):
