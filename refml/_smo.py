@@ -43,8 +43,10 @@ rbf kernels) f decreases linearly: the step goes to the box.  With C = inf that 
 unbounded (y_i != y_j): the dual is unbounded, the primal infeasible (two equal points with
 opposite labels cannot be separated) and SMO stops with status "unbounded".
 
-refml_fast/_smo.py runs the same loop as Numba kernels with the same float operations in the
-same order, so both packages choose the same pairs and return the same alphas.
+Shrinking (``smo``, ``shrink``, ``rebuild_gradient``; LIBSVM's, beyond the lectures) lets a
+step touch only the points that may still move.  refml_fast/_smo.py runs the same loop as
+Numba kernels with the same float operations in the same order, so both packages choose the
+same pairs, shrink the same points and return the same alphas.
 """
 
 import math
