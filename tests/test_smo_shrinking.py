@@ -1,0 +1,102 @@
+"""SMO's shrinking (refml/_smo.py): points leave the active set and come back, the gradient
+rebuilt for them is the gradient by definition, the stopping rule holds on every point, and
+refml_fast takes exactly the same steps (issue 12)."""
+
+import math
+import random
+
+import pytest
+
+from refml import _smo
+
+
+def overlapping(n, seed, d=3):
+    """Two heavily overlapping Gaussian classes: many multipliers end at C or at 0, so
+    shrinking has points to remove."""
+    rng = random.Random(seed)
+    X, y = [], []
+    for i in range(n):
+        sign = 1.0 if i % 2 else -1.0
+        X.append([rng.gauss(0.3 * sign, 1.0) for _ in range(d)])
+        y.append(sign)
+    return X, y
+
+
+def run_smo(X, y, C=1.0, tol=1e-3, kernel="linear"):
+    rows = _smo.KernelRows(X, kernel, 0.5, 3, 0.0)
+    return _smo.smo(rows, rows.diagonal(), y, C, tol, 10 ** 7)
+
+
+def test_shrinking_keeps_the_gradient_and_the_stopping_rule_exact():
+    X, y = overlapping(300, seed=1)
+    alpha, n_iter, status, gradient = run_smo(X, y)
+    assert status == _smo.CONVERGED
+    assert n_iter > _smo.shrink_period(len(y))        # at least one shrinking happened
+    # G = Q alpha - 1, recomputed from its definition for every point
+    for t in range(len(y)):
+        total = sum(alpha[s] * y[s] * y[t] * sum(a * b for a, b in zip(X[s], X[t]))
+                    for s in range(len(y)))
+        assert math.isclose(gradient[t], total - 1.0, rel_tol=1e-9, abs_tol=1e-9)
+    # m - M <= tol over all points, not only the active ones
+    i, m, M = _smo.maximal_violation(range(len(y)), alpha, gradient, y, 1.0)
+    assert m - M <= 1e-3
+    assert sum(alpha[t] * y[t] for t in range(len(y))) == pytest.approx(0.0, abs=1e-9)
+    assert all(0.0 <= a <= 1.0 for a in alpha)
+    assert sum(1 for a in alpha if a == 1.0) > 50      # many at C: shrinking had work
+
+
+def test_shrink_removes_only_bounded_points_beyond_the_violating_pair():
+    # y = +1 with alpha = 0: only in I_up; y = -1 with alpha = 0: only in I_low.
+    y = [1.0, 1.0, -1.0, -1.0, 1.0]
+    alpha = [0.0, 0.0, 0.0, 0.0, 0.5]                  # the last one is free
+    v = [0.9, -2.0, 0.5, 3.0, -5.0]                    # v_t = -y_t G_t
+    gradient = [-y_t * v_t for y_t, v_t in zip(y, v)]
+    # over all points: m = max_{I_up} v = 0.9, M = min_{I_low} v = -5.0 (the free point)
+    kept, unshrunk = _smo.shrink(list(range(5)), True, None, alpha, gradient, [0.0] * 5,
+                                 y, 1.0, 1e-3)
+    # Point 3 (only in I_low, v = 3 > m) goes.  Point 1 (only in I_up, v = -2, not below
+    # M = -5), point 2 (only in I_low, v = 0.5, not above m), the maximal violator 0 and the
+    # free point 4 stay, in index order.
+    assert kept == [0, 1, 2, 4] and unshrunk
+
+
+def test_rebuilt_gradient_equals_the_definition_after_a_forced_shrink():
+    X, y = overlapping(60, seed=3)
+    rows = _smo.KernelRows(X, "rbf", 0.5, 3, 0.0)
+    C = 2.0
+    rng = random.Random(5)
+    alpha = [0.0] * len(y)
+    for t in range(len(y)):
+        alpha[t] = rng.choice([0.0, C, rng.uniform(0, C)])
+    exact = [y[t] * sum(alpha[s] * y[s] * rows(s)[t] for s in range(len(y))) - 1.0
+             for t in range(len(y))]
+    at_bound = [sum(C * y[s] * y[t] * rows(s)[t] for s in range(len(y)) if alpha[s] == C)
+                for t in range(len(y))]
+    gradient = list(exact)
+    active = [t for t in range(len(y)) if t % 3 == 0]
+    for t in range(len(y)):
+        if t % 3:
+            gradient[t] = float("nan")                  # stale values of shrunk points
+    everyone = _smo.rebuild_gradient(active, rows, alpha, gradient, at_bound, y, C)
+    assert everyone == list(range(len(y)))
+    for g, e in zip(gradient, exact):
+        assert math.isclose(g, e, rel_tol=1e-12, abs_tol=1e-12)
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("kernel, C", [("linear", 1.0), ("rbf", 5.0), ("poly", 0.5)])
+def test_refml_fast_shrinks_the_same_points_and_returns_the_same_alphas(kernel, C):
+    import numpy as np
+
+    import refml
+    import refml_fast
+
+    X, y = overlapping(400, seed=7)
+    reference = refml.SVC(kernel=kernel, C=C, gamma=0.5).fit(X, y)
+    fast = refml_fast.SVC(kernel=kernel, C=C, gamma=0.5).fit(np.array(X), np.array(y))
+    assert reference.n_iter_ == fast.n_iter_
+    if kernel != "poly":
+        assert reference.n_iter_ > _smo.shrink_period(400)   # shrinking took place
+    assert list(reference.support_) == fast.support_.tolist()
+    assert list(reference.dual_coef_) == fast.dual_coef_.ravel().tolist()
+    assert reference.intercept_ == fast.intercept_
