@@ -100,3 +100,23 @@ def test_refml_fast_shrinks_the_same_points_and_returns_the_same_alphas(kernel, 
     assert list(reference.support_) == fast.support_.tolist()
     assert list(reference.dual_coef_) == fast.dual_coef_.ravel().tolist()
     assert reference.intercept_ == fast.intercept_
+
+
+@pytest.mark.fast
+def test_a_tiny_row_cache_changes_nothing(monkeypatch):
+    """Three cached rows for 400 points: rows are evicted, recomputed at the active points
+    only, completed for G_bar, and rebuilt from scratch; the answer is refml's all the same."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+    from refml_fast import _smo as fast_smo
+
+    X, y = overlapping(400, seed=11)
+    monkeypatch.setattr(fast_smo, "CACHE_BYTES", 3 * 400 * 8)
+    assert fast_smo.row_cache(400).shape[0] == 3
+    reference = refml.SVC(kernel="rbf", C=5.0, gamma=0.5).fit(X, y)
+    fast = refml_fast.SVC(kernel="rbf", C=5.0, gamma=0.5).fit(np.array(X), np.array(y))
+    assert reference.n_iter_ == fast.n_iter_
+    assert list(reference.dual_coef_) == fast.dual_coef_.ravel().tolist()
+    assert reference.intercept_ == fast.intercept_
