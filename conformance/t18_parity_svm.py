@@ -1,8 +1,9 @@
 """Item 18 for the SVM and the separability LP: refml and refml_fast agree exactly.
 
 SVC: on random data (duplicates, ties, one feature, string labels; conformance/_parity.py)
-and on larger overlapping data (n = 150..300, where refml_fast's SMO leaves most points out of
-its scans and has to prove them irrelevant), with random C (0.1, 1, 10, inf), kernel, gamma,
+and on larger overlapping data (n = 150..300, where SMO shrinks: points leave the active set,
+their gradient is rebuilt, and refml_fast computes rows at the active points only), with
+random C (0.1, 1, 10, inf), kernel, gamma,
 degree, coef0 (-1 makes poly indefinite) and tol, both packages must return the same support
 set, the same alpha_i y_i, intercept, coefficients, number of SMO steps and convergence flag,
 and the same predictions and decision values (bit for bit: the same float operations), on the
@@ -131,7 +132,7 @@ def theorem(title, make_instance, check, quick, default, full):
 THEOREMS = [
     theorem("SVC, random binary data (support sets, alphas, predictions)", small_instance,
             check_svc, 100, 300, 3000),
-    theorem("SVC, larger overlapping data (exact active-set scans)", large_instance, check_svc,
+    theorem("SVC, larger overlapping data (shrinking)", large_instance, check_svc,
             5, 20, 200),
     theorem("linear_separability (answers; separators)", separability_instance,
             check_separability, 100, 300, 3000),
