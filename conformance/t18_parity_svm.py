@@ -71,9 +71,10 @@ def check_svc(instance):
     reference, fast = models
     disagreements = 0
     for name in ("support_", "dual_coef_", "intercept_", "n_iter_", "converged_", "margin_",
-                 "kkt_violation_") + (("coef_",) if instance["params"]["kernel"] == "linear"
-                                      else ()):
+                 "kkt_violation_", "primal_objective_", "dual_objective_") + (
+                     ("coef_",) if instance["params"]["kernel"] == "linear" else ()):
         disagreements += listed(getattr(reference, name)) != listed(getattr(fast, name))
+    disagreements += reference.kkt_violations_ != fast.kkt_violations_
     for rows in (instance["X"], instance["X_query"]):
         disagreements += sum(a != b for a, b in zip(reference.predict(rows), fast.predict(rows)))
         disagreements += sum(a != b for a, b in zip(reference.decision_function(rows),

@@ -242,15 +242,10 @@ class SVC(Classifier):
                              "(the dual is unbounded: C=inf on data that no hyperplane of the "
                              "feature space separates, or an indefinite kernel such as poly "
                              "with coef0 < 0); use a finite C")
-        margins = [y[i] * (scores[i] + self.intercept_) for i in range(len(y))]
-        beta_norm2 = 0.0                              # ||beta||^2 = sum alpha_i y_i f0(x_i)
-        for i in range(len(y)):
-            if alpha[i] > 0.0:
-                beta_norm2 += alpha[i] * y[i] * scores[i]
+        beta_norm2, self.kkt_violations_, objective_values = self._measure(alpha, y, scores, C)
         self.margin_ = 1.0 / math.sqrt(beta_norm2) if beta_norm2 > 0.0 else math.inf
-        self.kkt_violations_ = kkt_violations(alpha, y, margins, C)
         self.kkt_violation_ = max(self.kkt_violations_.values())
-        self.primal_objective_, self.dual_objective_ = objectives(alpha, margins, beta_norm2, C)
+        self.primal_objective_, self.dual_objective_ = objective_values
         self.n_iter_ = n_iter
         self.converged_ = status == _smo.CONVERGED
         if not self.converged_:
@@ -290,6 +285,17 @@ class SVC(Classifier):
     def _kernel_diagonal(self, X):
         return [_smo.kernel_value(self.kernel, x, x, self.gamma_, self.degree,
                                   float(self.coef0)) for x in X]
+
+    def _measure(self, alpha, y, scores, C):
+        """(||beta||^2, the KKT measures, (P, D)) at the solution, from the functional margins
+        y_i f(x_i); ||beta||^2 = sum alpha_i y_i f0(x_i).  refml_fast: one kernel, same floats."""
+        margins = [y[i] * (scores[i] + self.intercept_) for i in range(len(y))]
+        beta_norm2 = 0.0
+        for i in range(len(y)):
+            if alpha[i] > 0.0:
+                beta_norm2 += alpha[i] * y[i] * scores[i]
+        return (beta_norm2, kkt_violations(alpha, y, margins, C),
+                objectives(alpha, margins, beta_norm2, C))
 
     def _solve_dual(self, X, y, C):
         """(alpha, n_iter, status, gradient) from SMO; the hot loop refml_fast replaces."""
