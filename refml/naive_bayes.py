@@ -34,6 +34,7 @@ from . import _bandwidth as bandwidths
 from . import _kernels, density
 from . import _validation as validation
 from ._bins import bin_index, check_bin_widths
+from ._linalg import argmax
 from .base import Classifier
 from .histogram import Histogram
 
@@ -54,11 +55,7 @@ def plug_in_scores(log_priors, log_densities):
 
 def plug_in_decision(scores):
     """argmax_k a_k(x); a tie keeps the first class."""
-    best = 0
-    for k in range(1, len(scores)):
-        if scores[k] > scores[best]:
-            best = k
-    return best
+    return argmax(scores)
 
 
 def log_posterior(row):

@@ -82,11 +82,7 @@ def votes(neighbors, y, n_classes):
 
 def majority(counts):
     """The class with most votes; among equal votes the first in classes_ order."""
-    best = 0
-    for c in range(1, len(counts)):
-        if counts[c] > counts[best]:  # strict: a tie keeps the earlier class
-            best = c
-    return best
+    return linalg.argmax(counts)
 
 
 # ----------------------------------------------------------------------------------------
