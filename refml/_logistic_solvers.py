@@ -1,4 +1,4 @@
-"""The objective of LogisticRegression and its three solvers (see refml/logistic.py).
+"""The objective of LogisticRegression, Newton's method and L-BFGS (see refml/logistic.py).
 
 Notation of [Yan] ("Logistic regression", "Maximum likelihood estimation"): classes
 0..K-1 (codes of ``classes_``), class 0 the reference; for k = 1..K-1 a vector
@@ -40,18 +40,20 @@ Solvers (``model`` is the estimator; its methods ``_objective``, ``_newton_direc
   and its gradient, O(n K d), instead of Newton's O(n K^2 d^2) Hessian: the solver for
   many classes or many features.  A pair with y's <= 0 (only rounding can make one: L is
   convex) is skipped, which keeps H_k positive definite.
-- ``gradient_descent``: theta <- theta - eta grad L(theta) ([Yan]), fixed eta.
-- ``sgd``: [Yan]'s SGD with uniform sampling, steps eta_k = C k^(-power_t) and the
-  Polyak-Ruppert average of [MATH412], Algorithm 1 (``refml.sgd.run_steps``); one epoch
-  is n steps, the averaged iterate is checked after each.
+- the lecture's own loops, in refml/logistic.py: ``gradient_descent``, theta <- theta -
+  eta grad L(theta) ([Yan]) with a fixed eta, and ``sgd``, [Yan]'s SGD with uniform
+  sampling, steps eta_k = C k^(-power_t) and the Polyak-Ruppert average of [MATH412],
+  Algorithm 1 (one epoch, ``sgd_epoch`` here, is n steps of ``refml.sgd.run_steps``).
 
 Each stops when max_j |grad_j L| <= tol (at the averaged iterate for sgd) or at ``max_iter``.
 """
 
 import math
+import warnings
 
 from . import _linalg as linalg
 from . import sgd as sgd_module
+from .base import ConvergenceWarning
 
 NEWTON_PIVOT_TOLERANCE = 1e-10
 ARMIJO_FRACTION = 1e-4
@@ -338,40 +340,6 @@ def class_coupling(p):
     return apply
 
 
-def gradient_descent(model, X, codes, theta, max_iter, tol, learning_rate):
-    loss, gradient = model._objective(X, codes, theta)
-    curve = [loss]
-    n_iter = 0
-    while largest_magnitude(gradient) > tol:
-        if n_iter == max_iter:
-            return theta, n_iter, False, curve
-        theta = [a - learning_rate * g for a, g in zip(theta, gradient)]
-        loss, gradient = model._objective(X, codes, theta)
-        n_iter += 1
-        curve.append(loss)
-    return theta, n_iter, True, curve
-
-
-def sgd(model, X, codes, theta, max_iter, tol, learning_rate, power_t, rng):
-    """Epochs of n steps; after each, the averaged iterate is tested (and returned)."""
-    loss, gradient = model._objective(X, codes, theta)
-    curve = [loss]
-    total = list(theta)
-    average = list(theta)
-    k = 0
-    n_iter = 0
-    while largest_magnitude(gradient) > tol:
-        if n_iter == max_iter:
-            return average, n_iter, False, curve
-        theta, total, k = model._sgd_epoch(X, codes, theta, total, k, learning_rate,
-                                           power_t, rng)
-        average = [value / (k + 1) for value in total]   # theta_bar = mean of theta_0..theta_k
-        loss, gradient = model._objective(X, codes, average)
-        n_iter += 1
-        curve.append(loss)
-    return average, n_iter, True, curve
-
-
 def sgd_epoch(X, codes, theta, total, k, learning_rate, power_t, rng, n_classes,
               fit_intercept, alpha):
     """n steps of Algorithm 1 (no projection), drawing i uniformly from the n samples."""
@@ -396,3 +364,31 @@ def separates(X, codes, theta, n_classes, fit_intercept):
             if k != y and not z[y] > value:
                 return False
     return True
+
+
+# ----------------------------------------------------------------------------------------
+# Convergence, reported.
+
+
+def report(model, X, codes, theta, converged, max_iter):
+    """``model``'s converged_, with a ConvergenceWarning when False."""
+    name = f"LogisticRegression(solver={model.solver_!r})"
+    if model.alpha == 0.0 and model._separates(X, codes, theta):
+        warn_convergence(
+            f"{name}: the training data are separable (the fitted model classifies "
+            "every point strictly correctly), so the maximum-likelihood estimate does "
+            "not exist; the coefficients are a finite point on a path to infinity. "
+            "Set alpha > 0 for a finite maximiser.")
+        return False
+    if not converged:
+        reason = (f"reached max_iter={max_iter}" if model.n_iter_ == max_iter
+                  else "stopped: no further decrease found at working precision")
+        advice = ("increase max_iter or tol" if model.solver_ in ("newton", "lbfgs") else
+                  "increase max_iter or learning_rate, or use solver='newton'")
+        warn_convergence(f"{name} did not converge ({reason}; tol={model.tol}): {advice}.")
+    return converged
+
+
+def warn_convergence(message):
+    """A ConvergenceWarning pointing at the caller of ``fit`` (this <- report <- _fit <- fit)."""
+    warnings.warn(message, ConvergenceWarning, stacklevel=5)

@@ -22,7 +22,7 @@ column of ones to X for one).
 (classes_[0]): K - 1 vectors beta_k = [w_k, b_k] for classes_[1..K-1], class 0 fixed at 0.
 For K = 2 this is the binary model above with y in {0, 1} (classes_[0] -> 0).  It minimises
 the mean negative log-likelihood ([Yan]) plus an optional ridge term (alpha/2)||w||^2
-by Newton's method, gradient descent or SGD; see refml/_logistic_solvers.py.
+by Newton's method, L-BFGS (refml/_logistic_solvers.py), gradient descent or SGD (below).
 
 Separable data.  When some w separates the classes, l(c w) increases to 0 as c -> infinity:
 the maximum-likelihood estimate does not exist.  The gradient then tends to 0 along a path to
@@ -38,13 +38,12 @@ Quasi-complete separation (separable up to points on the boundary) is not detect
 """
 
 import math
-import warnings
 
 from . import _linalg as linalg
 from . import _logistic_solvers as solvers
 from . import _validation as validation
 from ._random import check_random_state
-from .base import Classifier, ConvergenceWarning
+from .base import Classifier
 from .least_squares import LeastSquaresClassifier, check_gram_scale
 
 CONVENTIONS = ("zero_one", "plus_minus")
@@ -104,6 +103,53 @@ def log_likelihood_gradient(w, X, y, convention="zero_one"):
     return gradient
 
 
+# ----------------------------------------------------------------------------------------
+# The lecture's fitting loops: gradient descent and SGD on L(theta) ([Yan]).  L and its
+# gradient, Newton's method and L-BFGS are in ``_logistic_solvers``.
+
+
+def gradient_descent(model, X, codes, theta, max_iter, tol, learning_rate):
+    """[Yan]'s gradient descent: theta <- theta - eta grad L(theta), fixed eta, until
+    max |grad L| <= tol.  ``model._objective`` gives (L, grad L) (``_logistic_solvers``)."""
+    loss, gradient = model._objective(X, codes, theta)
+    curve = [loss]
+    n_iter = 0
+    while solvers.largest_magnitude(gradient) > tol:
+        if n_iter == max_iter:
+            return theta, n_iter, False, curve
+        theta = [a - learning_rate * g for a, g in zip(theta, gradient)]
+        loss, gradient = model._objective(X, codes, theta)
+        n_iter += 1
+        curve.append(loss)
+    return theta, n_iter, True, curve
+
+
+def sgd(model, X, codes, theta, max_iter, tol, learning_rate, power_t, rng):
+    """[Yan]'s SGD with uniform sampling and [MATH412]'s Polyak-Ruppert average (Algorithm 1):
+    epochs of n steps theta <- theta - eta_k G_i(theta) (``model._sgd_epoch``); after each,
+    the averaged iterate is tested (and returned)."""
+    loss, gradient = model._objective(X, codes, theta)
+    curve = [loss]
+    total = list(theta)
+    average = list(theta)
+    k = 0
+    n_iter = 0
+    while solvers.largest_magnitude(gradient) > tol:
+        if n_iter == max_iter:
+            return average, n_iter, False, curve
+        theta, total, k = model._sgd_epoch(X, codes, theta, total, k, learning_rate,
+                                           power_t, rng)
+        average = [value / (k + 1) for value in total]   # theta_bar = mean of theta_0..theta_k
+        loss, gradient = model._objective(X, codes, average)
+        n_iter += 1
+        curve.append(loss)
+    return average, n_iter, True, curve
+
+
+# ----------------------------------------------------------------------------------------
+# Argument checks.
+
+
 def _check_likelihood_arguments(w, X, y, convention):
     validation.check_option(convention, "convention", CONVENTIONS)
     X = validation.as_matrix(X)
@@ -122,11 +168,6 @@ def convention_labels(y, n_samples, convention):
             raise ValueError(f"Labels for convention={convention!r} must be "
                              f"{allowed[0]} or {allowed[1]}, found {label!r}")
     return [float(label) for label in labels]
-
-
-def _warn(message):
-    """A ConvergenceWarning pointing at the caller of ``fit`` (_warn <- _report <- _fit <- fit)."""
-    warnings.warn(message, ConvergenceWarning, stacklevel=5)
 
 
 class LogisticRegression(Classifier):
@@ -237,16 +278,16 @@ class LogisticRegression(Classifier):
             result = solvers.lbfgs(self, X, codes, theta, max_iter, self.tol)
         elif self.solver_ == "gd":
             self.learning_rate_ = self.learning_rate or self._default_step(X, "gd")
-            result = solvers.gradient_descent(self, X, codes, theta, max_iter, self.tol,
+            result = gradient_descent(self, X, codes, theta, max_iter, self.tol,
                                               self.learning_rate_)
         else:
             self.learning_rate_ = self.learning_rate or self._default_step(X, "sgd")
             rng = check_random_state(self.random_state)
-            result = solvers.sgd(self, X, codes, theta, max_iter, self.tol,
+            result = sgd(self, X, codes, theta, max_iter, self.tol,
                                  self.learning_rate_, self.power_t, rng)
         theta, self.n_iter_, converged, self.loss_curve_ = result
         self._store(theta, p)
-        self.converged_ = self._report(X, codes, theta, converged, max_iter)
+        self.converged_ = solvers.report(self, X, codes, theta, converged, max_iter)
 
     def _default_step(self, X, solver):
         """1/L for gd, 1/L_1 for sgd (see ``learning_rate``)."""
@@ -263,24 +304,6 @@ class LogisticRegression(Classifier):
         self.coef_ = self._as_output([block[:d] for block in blocks])
         self.intercept_ = self._as_output([block[d] if self.fit_intercept else 0.0
                                            for block in blocks])
-
-    def _report(self, X, codes, theta, converged, max_iter):
-        """converged_, with a ConvergenceWarning when False."""
-        name = f"LogisticRegression(solver={self.solver_!r})"
-        if self.alpha == 0.0 and self._separates(X, codes, theta):
-            _warn(
-                f"{name}: the training data are separable (the fitted model classifies "
-                "every point strictly correctly), so the maximum-likelihood estimate does "
-                "not exist; the coefficients are a finite point on a path to infinity. "
-                "Set alpha > 0 for a finite maximiser.")
-            return False
-        if not converged:
-            reason = (f"reached max_iter={max_iter}" if self.n_iter_ == max_iter
-                      else "stopped: no further decrease found at working precision")
-            advice = ("increase max_iter or tol" if self.solver_ in ("newton", "lbfgs") else
-                      "increase max_iter or learning_rate, or use solver='newton'")
-            _warn(f"{name} did not converge ({reason}; tol={self.tol}): {advice}.")
-        return converged
 
     # --- the arithmetic (refml_fast replaces these with kernels) ---
     _largest_magnitude = staticmethod(LeastSquaresClassifier._largest_magnitude)
