@@ -96,11 +96,13 @@ def intercept(alpha, y, scores, C):
     return (low + high) / 2.0
 
 
-def kkt_violations(alpha, y, margins, C):
-    """The four KKT conditions of [Yan] measured at (alpha, beta, beta_0, xi)."""
+def kkt_violations(alpha, y, scores, b, C):
+    """The four KKT conditions of [Yan] measured at (alpha, beta, beta_0, xi), from the
+    functional margins g_i = y_i f(x_i) = y_i (f0(x_i) + beta_0): (primal feasibility, dual
+    feasibility, complementary slackness, the signed balance sum_i alpha_i y_i)."""
     primal = dual = slackness = balance = 0.0
     for i in range(len(y)):
-        g, a = margins[i], alpha[i]
+        g, a = y[i] * (scores[i] + b), alpha[i]
         xi = 1.0 - g if (C < math.inf and g < 1.0) else 0.0   # xi_i = (1 - g_i)_+, 0 if C = inf
         if 1.0 - xi - g > primal:
             primal = 1.0 - xi - g
@@ -111,16 +113,24 @@ def kkt_violations(alpha, y, margins, C):
         if a < C and xi > slackness:
             slackness = xi
         balance += a * y[i]
-    return {"primal feasibility": primal, "dual feasibility": dual,
-            "complementary slackness": slackness, "stationarity": abs(balance)}
+    return primal, dual, slackness, balance
 
 
-def objectives(alpha, margins, beta_norm2, C):
+def beta_norm_squared(alpha, y, scores):
+    """||beta||^2 = sum_i alpha_i y_i f0(x_i), over alpha_i > 0 in order."""
+    total = 0.0
+    for i in range(len(y)):
+        if alpha[i] > 0.0:
+            total += alpha[i] * y[i] * scores[i]
+    return total
+
+
+def objectives(alpha, y, scores, b, beta_norm2, C):
     """(P, D): 1/2||beta||^2 + C sum xi_i, and sum alpha_i - 1/2 ||beta||^2."""
     slack_total = 0.0
     if C < math.inf:
-        for g in margins:
-            slack_total += max(0.0, 1.0 - g)
+        for i in range(len(y)):
+            slack_total += max(0.0, 1.0 - y[i] * (scores[i] + b))
     primal = 0.5 * beta_norm2 + (C * slack_total if slack_total > 0.0 else 0.0)
     alpha_total = 0.0
     for a in alpha:
@@ -287,15 +297,19 @@ class SVC(Classifier):
                                   float(self.coef0)) for x in X]
 
     def _measure(self, alpha, y, scores, C):
-        """(||beta||^2, the KKT measures, (P, D)) at the solution, from the functional margins
-        y_i f(x_i); ||beta||^2 = sum alpha_i y_i f0(x_i).  refml_fast: one kernel, same floats."""
-        margins = [y[i] * (scores[i] + self.intercept_) for i in range(len(y))]
-        beta_norm2 = 0.0
-        for i in range(len(y)):
-            if alpha[i] > 0.0:
-                beta_norm2 += alpha[i] * y[i] * scores[i]
-        return (beta_norm2, kkt_violations(alpha, y, margins, C),
-                objectives(alpha, margins, beta_norm2, C))
+        """(||beta||^2, the KKT measures, (P, D)) at the solution."""
+        primal, dual, slackness, balance = self._kkt_violations(alpha, y, scores,
+                                                                self.intercept_, C)
+        beta_norm2 = self._beta_norm_squared(alpha, y, scores)
+        measures = {"primal feasibility": primal, "dual feasibility": dual,
+                    "complementary slackness": slackness, "stationarity": abs(balance)}
+        return beta_norm2, measures, self._objectives(alpha, y, scores, self.intercept_,
+                                                      beta_norm2, C)
+
+    # The O(n) measures; refml_fast compiles these same functions with Numba.
+    _kkt_violations = staticmethod(kkt_violations)
+    _beta_norm_squared = staticmethod(beta_norm_squared)
+    _objectives = staticmethod(objectives)
 
     def _solve_dual(self, X, y, C):
         """(alpha, n_iter, status, gradient) from SMO; the hot loop refml_fast replaces."""
