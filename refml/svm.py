@@ -85,11 +85,11 @@ def intercept(alpha, y, scores, C):
     if count > 0:
         return total / count
     low, high = -math.inf, math.inf
-    for i in range(len(y)):
+    for i in range(len(y)):           # _smo.in_up / in_low written out (refml_fast compiles this)
         v = y[i] - scores[i]
-        if _smo.in_up(alpha[i], y[i], C):
+        if alpha[i] < C if y[i] > 0 else alpha[i] > 0.0:          # i in I_up
             low = max(low, v)
-        if _smo.in_low(alpha[i], y[i], C):
+        if alpha[i] > 0.0 if y[i] > 0 else alpha[i] < C:          # i in I_low
             high = min(high, v)
     if low == -math.inf or high == math.inf:
         return high if low == -math.inf else low
@@ -234,8 +234,8 @@ class SVC(Classifier):
         if not all(map(math.isfinite, self._kernel_diagonal(X))):
             raise ValueError("kernel values overflow float64: some K(x_i, x_i) is infinite "
                              "(entries near 1e154 or larger); rescale X")
-        alpha, n_iter, status, gradient = self._solve_dual(X, y, C)
-        scores = self._store_dual(X, y, alpha, C, _smo.scores_from_gradient(gradient, y))
+        alpha, n_iter, status, scores = self._solve_dual(X, y, C)
+        scores = self._store_dual(X, y, alpha, C, scores)
         if (C == math.inf and status == _smo.CONVERGED  # the hard margin made exact
                 and not _smo.is_hard_margin_kkt(alpha, y, scores, self.intercept_)):
             exact = _smo.exact_hard_margin(X, y, alpha, self.kernel, self.gamma_,
@@ -312,9 +312,12 @@ class SVC(Classifier):
     _objectives = staticmethod(objectives)
 
     def _solve_dual(self, X, y, C):
-        """(alpha, n_iter, status, gradient) from SMO; the hot loop refml_fast replaces."""
+        """(alpha, n_iter, status, f0(x_t) at every training row) from SMO: the hot loop
+        refml_fast replaces.  f0 comes free from SMO's final gradient."""
         rows = _smo.KernelRows(X, self.kernel, self.gamma_, self.degree, float(self.coef0))
-        return _smo.smo(rows, rows.diagonal(), y, C, float(self.tol), self.max_iter)
+        alpha, n_iter, status, gradient = _smo.smo(rows, rows.diagonal(), y, C, float(self.tol),
+                                                   self.max_iter)
+        return alpha, n_iter, status, _smo.scores_from_gradient(gradient, y)
 
     def _not_converged_message(self, status, C):
         hard = C == math.inf

@@ -136,6 +136,16 @@ def active_scan(active, n_active, v, up, low):
     i = -1
     m = -np.inf
     M = np.inf
+    if n_active == v.shape[0]:
+        for t in range(n_active):
+            candidate = v[t] if up[t] else -np.inf
+            if candidate > m:
+                i = t
+                m = candidate
+            candidate = v[t] if low[t] else np.inf
+            if candidate < M:
+                M = candidate
+        return i, m, M
     for k in range(n_active):
         t = active[k]
         candidate = v[t] if up[t] else -np.inf
@@ -154,7 +164,7 @@ def active_second_index(i, m, row_i, diagonal, v, low, active, n_active):
     j = -1
     best = np.inf
     for k in range(n_active):
-        t = active[k]
+        t = k if n_active == v.shape[0] else active[k]
         if low[t]:
             b = m - v[t]
             if b > 0.0:
@@ -233,9 +243,13 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v)
             return n_iter, 2
         set_flags(i, alpha, y, C, up, low)
         set_flags(j, alpha, y, C, up, low)
-        for k in range(n_active):                     # refml: G_t += y_t s (K_it - K_jt)
-            t = active[k]
-            v[t] = v[t] - step * (row_i[t] - row_j[t])
+        if n_active == n:                             # refml: G_t += y_t s (K_it - K_jt)
+            for t in range(n):
+                v[t] = v[t] - step * (row_i[t] - row_j[t])
+        else:
+            for k in range(n_active):
+                t = active[k]
+                v[t] = v[t] - step * (row_i[t] - row_j[t])
         if (alpha[i] == C) != was_i:
             move_at_bound(at_bound, complete_row(i, X, XT, code, gamma, degree, coef0, cache,
                                                  slot_of, made), i, y, C, was_i)

@@ -29,8 +29,11 @@ class SVC(FastMixin, reference.SVC):
         return _gram.diagonal_and_norms(X, _gram.KERNEL_CODES[self.kernel], self.gamma_,
                                        self.degree, float(self.coef0))[0].tolist()
 
+    @staticmethod
+    def signs_from_codes(codes):
+        return np.where(np.asarray(codes) == 1, 1.0, -1.0)
+
     def _solve_dual(self, X, y, C):
-        y = np.asarray(y, dtype=np.float64)
         n = X.shape[0]
         alpha = np.empty(n)
         v = np.empty(n)
@@ -38,8 +41,25 @@ class SVC(FastMixin, reference.SVC):
             X, np.ascontiguousarray(X.T), y, _gram.KERNEL_CODES[self.kernel], self.gamma_,
             self.degree, float(self.coef0), C, float(self.tol), self.max_iter, alpha,
             _smo.row_cache(n), v)
-        gradient = (-y * v).tolist()                  # G_t = -y_t v_t, exactly refml's G
-        return alpha.tolist(), int(n_iter), _smo.STATUS[int(status)], gradient
+        gradient = -y * v                             # G_t = -y_t v_t, exactly refml's G
+        scores = y * (gradient + 1.0)                 # refml's scores_from_gradient
+        return alpha, int(n_iter), _smo.STATUS[int(status)], scores
+
+    _intercept = staticmethod(kernel(reference.intercept))
+
+    def _store_dual(self, X, y, alpha, C, scores=None):
+        """refml's ``_store_dual`` on arrays (the same support, coefficients and intercept);
+        returns the scores as a list, as refml does."""
+        alpha = np.asarray(alpha, dtype=np.float64)
+        support = np.flatnonzero(alpha > 0.0)
+        self.support_ = support
+        self.support_vectors_ = X[support]
+        self.dual_coef_ = alpha[support] * y[support]
+        if self.kernel == "linear":
+            self.coef_ = self._primal_coef()
+        scores = self._raw_scores(X) if scores is None else np.asarray(scores)
+        self.intercept_ = float(self._intercept(alpha, y, scores, C))
+        return scores.tolist()
 
     # refml's own O(n) measures, compiled (the same floats, without Python's loop cost)
     _kkt_violations = staticmethod(kernel(reference.kkt_violations))
@@ -51,21 +71,10 @@ class SVC(FastMixin, reference.SVC):
         return super()._measure(as_array(alpha, dtype=np.float64), as_array(y, dtype=np.float64),
                                 as_array(scores, dtype=np.float64), C)
 
-    @staticmethod
-    def _as_indices(indices):
-        return np.asarray(indices, dtype=np.int64)
-
-    @staticmethod
-    def _rows(X, indices):
-        return X[np.asarray(indices, dtype=np.int64)]
-
     def _primal_coef(self):
         beta = np.empty(self.n_features_in_)
         _gram.primal_coef(self.dual_coef_, self.support_vectors_, beta)
         return beta
-
-    def _training_scores(self, X):
-        return self._raw_scores(X).tolist()       # Python floats: same values, faster loops
 
     def _raw_scores(self, X):
         scores = np.empty(X.shape[0])
