@@ -1,11 +1,12 @@
 """The shape grid: refml_fast against scikit-learn away from the twelve workloads.
 
-    python -m benchmarks.run --grid [--repeat 3] [--scale 1.0] [CELL ...]
+    python -m benchmarks.run --grid [--other] [--repeat 3] [--scale 1.0] [CELL ...]
 
 Each cell is one estimator on one synthetic data set, fitted and then predicting: k-NN
 from 2 to 500 features, logistic regression from 2 to 10 classes and up to 500 features,
 SVC with linear, rbf and poly kernels on overlapping and on separated classes, fully grown
 trees, a forest, boosting, and the Gaussian classifiers, with n from 1,000 to 1,000,000.
+``--other`` runs a second grid of 34 shapes that are in neither the first nor the workloads.
 The rules are ``benchmarks.run``'s: one process, the same arrays for every side, the first
 call (compilation) reported apart from the median of the later calls.
 
@@ -169,6 +170,56 @@ def cells():
     ]
     return grid
 
+
+
+def other_cells():
+    """A second grid of 34 shapes, none of them in ``cells()``, to check that the first is
+    not the only place refml_fast is fast (``--grid --other``)."""
+    def full_tree(name, n, d, k, spread, seed):
+        return estimator_cell(name, lambda s: blobs(scaled(n, s), d, k, spread, seed=seed),
+                              "lib.DecisionTreeClassifier()",
+                              "DecisionTreeClassifier(random_state=0)")
+
+    def forest(name, trees, n, d, k, spread, seed):
+        return estimator_cell(
+            name, lambda s: blobs(scaled(n, s), d, k, spread, seed=seed),
+            f"lib.RandomForestClassifier(n_estimators={trees}, n_jobs=-1, random_state=0)",
+            f"RandomForestClassifier(n_estimators={trees}, n_jobs=-1, random_state=0)")
+
+    def plain(name, n, d, k, seed, estimator):
+        return estimator_cell(name, lambda s: blobs(scaled(n, s), d, k, 2.0, seed=seed),
+                              f"lib.{estimator}", estimator)
+
+    return [
+        knn_cell(5_000, 2, 2, 5_000), knn_cell(50_000, 4, 5, 10_000),
+        knn_cell(20_000, 16, 3, 5_000), knn_cell(200_000, 2, 10, 20_000),
+        knn_cell(10_000, 100, 5, 2_000, spread=2.0), knn_cell(2_000, 300, 2, 1_000, spread=2.0),
+        knn_cell(30_000, 30, 10, 5_000, spread=2.0),
+        logistic_cell(5_000, 10, 2), logistic_cell(50_000, 100, 3), logistic_cell(20_000, 5, 10),
+        logistic_cell(200_000, 50, 2), logistic_cell(3_000, 200, 5), logistic_cell(100_000, 2, 3),
+        svc_cell("linear", 5_000, 50, 2.0), svc_cell("poly", 10_000, 3, 2.0),
+        svc_cell("rbf", 5_000, 100, 2.0), svc_cell("rbf", 1_000, 2, 2.0),
+        svc_cell("linear", 20_000, 2, 0.3), svc_cell("poly", 2_000, 20, 0.3),
+        svc_cell("rbf", 15_000, 8, 0.3),
+        full_tree("tree full 50,000 x 50 K=5", 50_000, 50, 5, 2.0, 11),
+        full_tree("tree full 5,000 x 2 K=2", 5_000, 2, 2, 1.0, 12),
+        full_tree("tree full 200,000 x 5 K=3", 200_000, 5, 3, 1.0, 13),
+        forest("forest 100 trees 10,000 x 50 K=2", 100, 10_000, 50, 2, 2.0, 14),
+        forest("forest 100 trees 100,000 x 5 K=5", 100, 100_000, 5, 5, 1.0, 15),
+        forest("forest 50 trees 2,000 x 10 K=2", 50, 2_000, 10, 2, 1.0, 16),
+        plain("adaboost 50 stumps 50,000 x 10", 50_000, 10, 2, 17,
+              "AdaBoostClassifier(n_estimators=50)"),
+        plain("adaboost 200 stumps 2,000 x 5", 2_000, 5, 2, 18,
+              "AdaBoostClassifier(n_estimators=200)"),
+        plain("lda 100,000 x 100 K=5", 100_000, 100, 5, 19, "LinearDiscriminantAnalysis()"),
+        plain("lda 2,000 x 5 K=2", 2_000, 5, 2, 23, "LinearDiscriminantAnalysis()"),
+        plain("qda 20,000 x 10 K=3", 20_000, 10, 3, 20, "QuadraticDiscriminantAnalysis()"),
+        plain("gnb 100,000 x 20 K=2", 100_000, 20, 2, 21, "GaussianNB()"),
+        plain("gnb 1,000 x 3 K=2", 1_000, 3, 2, 24, "GaussianNB()"),
+        estimator_cell("perceptron separated 10,000 x 100",
+                       lambda s: blobs(scaled(10_000, s), 100, 2, 0.3, seed=22),
+                       "lib.Perceptron()", "Perceptron(shuffle=False)"),
+    ]
 
 SKLEARN_NAMES = {
     "KNeighborsClassifier": "sklearn.neighbors", "LogisticRegression": "sklearn.linear_model",

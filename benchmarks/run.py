@@ -72,6 +72,8 @@ def main(argv=None):
                         help="also time pure-Python refml (slow: use a small --scale)")
     parser.add_argument("--grid", action="store_true",
                         help="run the shape grid (benchmarks/grid.py) instead")
+    parser.add_argument("--other", action="store_true",
+                        help="with --grid: the second grid of 34 other shapes")
     args = parser.parse_args(argv)
     if args.grid:
         args.repeat = args.repeat or 3
@@ -118,7 +120,7 @@ def run_grid(args):
     import refml_fast
     from benchmarks import grid
 
-    cells = {cell["name"]: cell for cell in grid.cells()}
+    cells = {cell["name"]: cell for cell in (grid.other_cells() if args.other else grid.cells())}
     names = [name for name in cells if not args.names or any(
         part in name for part in args.names)]
     sides = {"sklearn": grid.sklearn_classes()}
