@@ -1,9 +1,10 @@
 """The SVM of refml.svm with SMO, kernel rows and scores as Numba kernels (refml_fast/_smo.py, refml_fast/_gram.py).
 
 Only the hot methods are overridden: solving the dual, the gamma="scale" sum, beta from the
-support vectors and the scores f(x) - beta_0.  Primal recovery, the intercept, the KKT
-measures, warnings and validation are refml's, unchanged, so support sets, coefficients
-and predictions are identical to refml's.
+support vectors, the scores f(x) - beta_0, and storing the support set from arrays.  The
+intercept and the KKT measures are refml's own functions compiled by Numba; primal recovery,
+warnings and validation are refml's, unchanged, so support sets, coefficients and
+predictions are identical to refml's.
 """
 
 import numpy as np
