@@ -426,6 +426,38 @@ def test_members_of_either_package_in_ensembles_of_either_package_vote_alike(mem
 
 
 @pytest.mark.fast
+@pytest.mark.parametrize("rows", [7, 3000])  # votes counted on one core, then on all
+def test_forest_votes_from_the_packed_table_are_the_members_own_predictions(rows):
+    """refml_fast counts a forest's votes from one table of all trees (children side by
+    side, rows walking in groups); each member's vote must still be its own predict."""
+    import numpy as np
+
+    import refml_fast
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(300, 4))
+    y = np.array(["ant", "bee", "cat"])[rng.integers(0, 3, 300)]
+    Q = 2.0 * rng.normal(size=(rows, 4))
+    Q[0] = X[0]
+    for forest in (refml_fast.RandomForestClassifier(n_estimators=12, random_state=0),
+                   refml_fast.BaggingClassifier(n_estimators=5, random_state=1)):
+        forest.fit(X, y)
+        assert forest._packed_trees() is not None
+        for m, member in enumerate(forest.estimators_[:rows]):   # rows exactly on a threshold
+            root = member.tree_
+            Q[m, root.feature[0]] = root.threshold[0]             # (<= goes left)
+        expected = np.zeros((rows, 3), dtype=np.int64)
+        for member in forest.estimators_:
+            expected[np.arange(rows), np.searchsorted(forest.classes_, member.predict(Q))] += 1
+        assert np.array_equal(forest._votes(Q), expected)
+    flat = refml_fast.RandomForestClassifier(n_estimators=3, random_state=0).fit(FLAT_X, FLAT_Y)
+    assert [m.tree_.node_count for m in flat.estimators_] == [1, 1, 1]   # single leaves
+    leaf_votes = [m.predict([[1.0, 2.0]])[0] for m in flat.estimators_]
+    assert flat._votes(np.array([[1.0, 2.0]] * rows)).tolist() == \
+           [[leaf_votes.count(0), leaf_votes.count(1)]] * rows
+
+
+@pytest.mark.fast
 def test_kernels_run_as_plain_python_with_the_same_result():
     """NUMBA_DISABLE_JIT=1 runs the kernel bodies as Python (coverage, docs/style.md rule 8)."""
     code = ("import refml_fast\n"
