@@ -275,7 +275,7 @@ class LogisticRegression(Classifier):
         if self.solver_ == "newton":
             result = solvers.newton(self, X, codes, theta, max_iter, self.tol)
         elif self.solver_ == "lbfgs":
-            result = solvers.lbfgs(self, X, codes, theta, max_iter, self.tol)
+            result = self._lbfgs(X, codes, theta, max_iter, self.tol)
         elif self.solver_ == "gd":
             self.learning_rate_ = self.learning_rate or self._default_step(X, "gd")
             result = gradient_descent(self, X, codes, theta, max_iter, self.tol,
@@ -288,6 +288,10 @@ class LogisticRegression(Classifier):
         theta, self.n_iter_, converged, self.loss_curve_ = result
         self._store(theta, p)
         self.converged_ = solvers.report(self, X, codes, theta, converged, max_iter)
+
+    def _lbfgs(self, X, codes, theta, max_iter, tol):
+        """``_logistic_solvers.lbfgs`` (refml_fast runs the same steps on arrays)."""
+        return solvers.lbfgs(self, X, codes, theta, max_iter, tol)
 
     def _default_step(self, X, solver):
         """1/L for gd, 1/L_1 for sgd (see ``learning_rate``)."""

@@ -4,7 +4,7 @@ Only the arithmetic moves to kernels (refml_fast/_logistic_kernels.py): the obje
 its gradient, the Hessian and the Newton system (the Cholesky that drops dependent columns),
 an SGD epoch, the Gram matrix behind the default step, the separability check and the
 predictions.  The solver loops (Newton with backtracking, gradient descent, the SGD epochs)
-and every decision are refml's own code, and the kernels repeat refml's float operations in
+and every decision are refml's own code (L-BFGS: the same loop on arrays, ``_lbfgs``), and the kernels repeat refml's float operations in
 refml's order, so ``coef_``, ``intercept_``, ``n_iter_`` and the predictions are identical
 to refml's.  For two classes (refml_fast/_logistic_binary.py) the objective also returns the
 Hessian's sample weights P(1 - P), kept for the Newton step at the same theta, and the
@@ -17,7 +17,7 @@ from refml import _logistic_solvers as solvers
 from refml import _validation as validation
 from refml import logistic as reference
 
-from . import _arrays, _random
+from . import _arrays, _lbfgs, _random
 from . import _logistic_binary as binary
 from . import _logistic_kernels as kernels
 from . import _logistic_multinomial as multinomial
@@ -40,6 +40,15 @@ class LogisticRegression(FastMixin, reference.LogisticRegression):
             vars(self).pop("_curvature", None)   # P(1 - P) of the last objective (n floats)
 
     def _objective(self, X, codes, theta):
+        loss, gradient = self._objective_array(X, codes, theta)
+        return loss, gradient.tolist()
+
+    def _lbfgs(self, X, codes, theta, max_iter, tol):
+        return _lbfgs.lbfgs(lambda t: self._objective_array(X, codes, t), theta,
+                            self._n_free(), max_iter, tol)
+
+    def _objective_array(self, X, codes, theta):
+        """(L, grad L as an array) at theta."""
         theta = np.asarray(theta, dtype=np.float64)
         gradient = np.empty(theta.shape[0])
         if self._n_free() == 1:
@@ -52,7 +61,7 @@ class LogisticRegression(FastMixin, reference.LogisticRegression):
         else:
             loss = multinomial.objective(X, codes, theta, self._n_free(), self.fit_intercept,
                                          float(self.alpha), gradient)
-        return float(loss), gradient.tolist()
+        return float(loss), gradient
 
     def _newton_direction(self, X, theta, gradient):
         theta = np.asarray(theta, dtype=np.float64)

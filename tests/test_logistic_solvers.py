@@ -140,3 +140,42 @@ def test_binary_lbfgs_steps_are_plain_lbfgs_steps():
     plain = lbfgs_direction(gradient, pairs, lambda q: list(q))
     coupled = lbfgs_direction(gradient, pairs, class_coupling(p))
     assert coupled == plain
+
+
+@pytest.mark.fast
+def test_the_array_two_loop_recursion_is_refmls_float_for_float():
+    """refml_fast's kernel against refml's list code, 0 to 10 pairs, 2 and 4 blocks."""
+    import numpy as np
+
+    from refml._logistic_solvers import class_coupling, lbfgs_direction
+    from refml_fast import _lbfgs
+
+    rng = np.random.default_rng(11)
+    for n_free, p in ((1, 7), (3, 5)):
+        n = n_free * p
+        gradient = rng.normal(size=n)
+        S, Y, rho = rng.normal(size=(10, n)), rng.normal(size=(10, n)), rng.random(10) + 0.1
+        for count in range(11):
+            pairs = [(S[c].tolist(), Y[c].tolist(), float(rho[c])) for c in range(count)]
+            expected = lbfgs_direction(gradient.tolist(), pairs, class_coupling(p))
+            found = np.empty(n)
+            _lbfgs.direction(gradient, S, Y, rho, count, p, found)
+            assert found.tolist() == expected
+
+
+@pytest.mark.fast
+def test_lbfgs_on_arrays_takes_refmls_steps_past_the_memory_of_ten_pairs():
+    import numpy as np
+
+    import refml
+    import refml_fast
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(300, 12))
+    y = np.argmax(X[:, :5] + rng.normal(size=(300, 5)), axis=1)
+    fitted = [lib.LogisticRegression(solver="lbfgs", tol=1e-9).fit(data, y)
+              for lib, data in ((refml, X.tolist()), (refml_fast, X))]
+    assert fitted[0].n_iter_ > 10                        # the oldest pairs were dropped
+    assert fitted[1].n_iter_ == fitted[0].n_iter_
+    assert list(fitted[1].loss_curve_) == list(fitted[0].loss_curve_)
+    assert np.asarray(fitted[1].coef_).tolist() == np.asarray(fitted[0].coef_).tolist()
