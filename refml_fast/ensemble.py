@@ -66,6 +66,20 @@ class CommitteeMixin(FastMixin):
 class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
     __doc__ = refml.ensemble.BaggingClassifier.__doc__
 
+    def _fit(self, X, codes, weights):
+        self.__dict__.pop("_packed", None)
+        super()._fit(X, codes, weights)
+        self._keep_packed_trees()
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_packed", None)                   # made again on loading
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._keep_packed_trees()
+
     def _fit_members(self, X, codes, weights, template, seeds, population):
         n_threads = min(n_threads_of(self.n_jobs), len(seeds))
         if n_threads == 1:
@@ -123,7 +137,23 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
     def _packed_trees(self):
         """The table of ``kernels.pack_tree`` (first_child, split_feature, split_threshold,
         roots) for members that are this package's trees over the ensemble's classes;
-        None otherwise."""
+        None otherwise.  Made by ``fit`` (and on unpickling) and kept with the members it
+        was made from, so that predict changes nothing; members put in ``estimators_``
+        afterwards are packed afresh on each call (the cache holds the members themselves,
+        so a new member is never taken for an old one)."""
+        members = tuple(self.estimators_)
+        cached = self.__dict__.get("_packed")
+        if cached is not None and len(cached[0]) == len(members) and all(
+                a is b for a, b in zip(cached[0], members)):
+            return cached[1]
+        return self._pack_members()
+
+    def _keep_packed_trees(self):
+        self.__dict__.pop("_packed", None)
+        if "estimators_" in self.__dict__:
+            self.__dict__["_packed"] = (tuple(self.estimators_), self._pack_members())
+
+    def _pack_members(self):
         classes = list(self.classes_)
         if not all(isinstance(m, DecisionTreeClassifier) and self._native(m)
                    and list(m.classes_) == classes for m in self.estimators_):

@@ -450,6 +450,15 @@ def test_forest_votes_from_the_packed_table_are_the_members_own_predictions(rows
         for member in forest.estimators_:
             expected[np.arange(rows), np.searchsorted(forest.classes_, member.predict(Q))] += 1
         assert np.array_equal(forest._votes(Q), expected)
+    import pickle
+
+    loaded = pickle.loads(pickle.dumps(forest))        # the table is made again on loading
+    assert np.array_equal(loaded._votes(Q), expected)
+    forest.estimators_ = forest.estimators_[::-1][:3]   # other members: packed afresh
+    expected = np.zeros((rows, 3), dtype=np.int64)
+    for member in forest.estimators_:
+        expected[np.arange(rows), np.searchsorted(forest.classes_, member.predict(Q))] += 1
+    assert np.array_equal(forest._votes(Q), expected)
     flat = refml_fast.RandomForestClassifier(n_estimators=3, random_state=0).fit(FLAT_X, FLAT_Y)
     assert [m.tree_.node_count for m in flat.estimators_] == [1, 1, 1]   # single leaves
     leaf_votes = [m.predict([[1.0, 2.0]])[0] for m in flat.estimators_]
