@@ -131,44 +131,34 @@ def set_flags(t, alpha, y, C, up, low):
 
 
 @kernel
-def active_scan(active, n_active, v, up, low):
-    """(i, m, M) as ``violation_scan``, over the active indices only (ascending)."""
-    i = -1
+def active_scan(active, n_active, vc, upc, lowc):
+    """(i, m, M) as ``violation_scan``, over the active points in ascending order, from
+    their compacted values (i returned as the point's index)."""
+    best = -1
     m = -np.inf
     M = np.inf
-    if n_active == v.shape[0]:
-        for t in range(n_active):
-            candidate = v[t] if up[t] else -np.inf
-            if candidate > m:
-                i = t
-                m = candidate
-            candidate = v[t] if low[t] else np.inf
-            if candidate < M:
-                M = candidate
-        return i, m, M
     for k in range(n_active):
-        t = active[k]
-        candidate = v[t] if up[t] else -np.inf
+        candidate = vc[k] if upc[k] else -np.inf
         if candidate > m:
-            i = t
+            best = k
             m = candidate
-        candidate = v[t] if low[t] else np.inf
+        candidate = vc[k] if lowc[k] else np.inf
         if candidate < M:
             M = candidate
-    return i, m, M
+    return (active[best] if best >= 0 else -1), m, M
 
 
 @kernel
-def active_second_index(i, m, row_i, diagonal, v, low, active, n_active):
-    """j by WSS 2 over the active indices (ascending), as refml's ``second_index``."""
+def active_second_index(i, m, row_i, diagonal_i, dc, vc, lowc, active, n_active):
+    """j by WSS 2 over the active points (ascending), as refml's ``second_index``."""
     j = -1
     best = np.inf
     for k in range(n_active):
-        t = k if n_active == v.shape[0] else active[k]
-        if low[t]:
-            b = m - v[t]
+        if lowc[k]:
+            b = m - vc[k]
             if b > 0.0:
-                a = diagonal[i] + diagonal[t] - 2.0 * row_i[t]
+                t = active[k]
+                a = diagonal_i + dc[k] - 2.0 * row_i[t]
                 if a <= 0.0:
                     a = TAU
                 score = -(b * b) / a
@@ -186,6 +176,12 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v)
     The kernel keeps v_t = -y_t G_t instead of G: since y_t = +-1 and rounding is symmetric,
     v_t - s (K_it - K_jt) rounds to exactly -y_t times refml's G_t + y_t s (K_it - K_jt), so
     every v is bit for bit refml's -y_t G_t.
+
+    Layout: while points are shrunk away, the per-point values a step reads (v, the I_up /
+    I_low flags, K_tt) are kept compacted, position k for the k-th active point (ascending,
+    so every scan meets the points in refml's order), as LIBSVM swaps its active points to
+    the front; the full arrays are brought up to date when every point is made active again
+    and at the end.  Only the two kernel rows are read through the index list.
     """
     n = X.shape[0]
     diagonal = diagonal_and_norms(X, code, gamma, degree, coef0)[0]
@@ -206,50 +202,62 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v)
         alpha[t] = 0.0
         v[t] = -y[t] * -1.0                           # G = -1 at alpha = 0
         set_flags(t, alpha, y, C, up, low)
+    vc, dc, position = np.empty(n), np.empty(n), np.empty(n, dtype=np.int64)
+    upc, lowc = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
+    compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
     n_iter = 0
     while True:
         if n_iter > 0 and n_iter % period == 0:
-            i, m, M = active_scan(active, n_active, v, up, low)
+            i, m, M = active_scan(active, n_active, vc, upc, lowc)
             if not unshrunk and m - M <= 10.0 * tol:
                 unshrunk = True
+                expand(active, n_active, vc, v)
                 n_active = rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound,
                                    active, n_active, cache, slot_of, made)
+                compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
                 generation += 1                       # rows made for fewer points are stale
-                i, m, M = active_scan(active, n_active, v, up, low)
-            n_active = shrink(active, n_active, v, up, low, m, M)
-        i, m, M = active_scan(active, n_active, v, up, low)
+                i, m, M = active_scan(active, n_active, vc, upc, lowc)
+            n_active = shrink(active, n_active, vc, upc, lowc, dc, position, m, M)
+        i, m, M = active_scan(active, n_active, vc, upc, lowc)
         if m - M <= tol and n_active < n:             # converged on the active set: check all
+            expand(active, n_active, vc, v)
             n_active = rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
                                n_active, cache, slot_of, made)
+            compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
             generation += 1
-            i, m, M = active_scan(active, n_active, v, up, low)
+            i, m, M = active_scan(active, n_active, vc, upc, lowc)
         if m - M <= tol:
+            expand(active, n_active, vc, v)
             return n_iter, 0
         if n_iter == max_iter:
+            expand(active, n_active, vc, v)
             rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
                     cache, slot_of, made)
             return n_iter, 1
         row_i = cache[fetch_row(i, -1, X, XT, code, gamma, degree, coef0, cache, slot_of,
                                 owner, clock, used, made, generation, active, n_active)]
-        j = active_second_index(i, m, row_i, diagonal, v, low, active, n_active)
+        j = active_second_index(i, m, row_i, diagonal[i], dc, vc, lowc, active, n_active)
         row_j = cache[fetch_row(j, i, X, XT, code, gamma, degree, coef0, cache, slot_of,
                                 owner, clock, used, made, generation, active, n_active)]
         was_i = alpha[i] == C
         was_j = alpha[j] == C
+        v[j] = vc[position[j]]
         step, a = pair_step(i, j, m, v, row_i, diagonal, alpha, y, C)
         if step == np.inf:
+            expand(active, n_active, vc, v)
             rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
                     cache, slot_of, made)
             return n_iter, 2
-        set_flags(i, alpha, y, C, up, low)
-        set_flags(j, alpha, y, C, up, low)
+        for s in (i, j):
+            set_flags(s, alpha, y, C, up, low)
+            upc[position[s]], lowc[position[s]] = up[s], low[s]
         if n_active == n:                             # refml: G_t += y_t s (K_it - K_jt)
             for t in range(n):
-                v[t] = v[t] - step * (row_i[t] - row_j[t])
+                vc[t] = vc[t] - step * (row_i[t] - row_j[t])
         else:
             for k in range(n_active):
                 t = active[k]
-                v[t] = v[t] - step * (row_i[t] - row_j[t])
+                vc[k] = vc[k] - step * (row_i[t] - row_j[t])
         if (alpha[i] == C) != was_i:
             move_at_bound(at_bound, complete_row(i, X, XT, code, gamma, degree, coef0, cache,
                                                  slot_of, made), i, y, C, was_i)
@@ -257,6 +265,22 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v)
             move_at_bound(at_bound, complete_row(j, X, XT, code, gamma, degree, coef0, cache,
                                                  slot_of, made), j, y, C, was_j)
         n_iter += 1
+
+
+@kernel
+def compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position):
+    """The compacted copies at the active points: position k holds point active[k]."""
+    for k in range(n_active):
+        t = active[k]
+        vc[k], upc[k], lowc[k], dc[k] = v[t], up[t], low[t], diagonal[t]
+        position[t] = k
+
+
+@kernel
+def expand(active, n_active, vc, v):
+    """v at the active points from its compacted copy."""
+    for k in range(n_active):
+        v[active[k]] = vc[k]
 
 
 @kernel
@@ -268,14 +292,16 @@ def move_at_bound(at_bound, row_s, s, y, C, was):
 
 
 @kernel
-def shrink(active, n_active, v, up, low, m, M):
+def shrink(active, n_active, vc, upc, lowc, dc, position, m, M):
     """refml's ``shrink`` after its check: keep the active points except those only in I_up
-    with v_t < M or only in I_low with v_t > m (order kept); returns the new count."""
+    with v_t < M or only in I_low with v_t > m (order kept, compacted copies moved along);
+    returns the new count."""
     kept = 0
     for k in range(n_active):
-        t = active[k]
-        if not ((up[t] and not low[t] and v[t] < M) or (low[t] and not up[t] and v[t] > m)):
-            active[kept] = t
+        if not ((upc[k] and not lowc[k] and vc[k] < M) or (lowc[k] and not upc[k] and vc[k] > m)):
+            t = active[k]
+            active[kept], vc[kept], upc[kept], lowc[kept], dc[kept] = t, vc[k], upc[k], lowc[k], dc[k]
+            position[t] = kept
             kept += 1
     return kept
 
