@@ -115,6 +115,14 @@ def estimator_cell(name, make, fast_source, sklearn_source):
     return cell(name, make, fast, sklearn)
 
 
+
+def blob_cell(name, n, d, k, spread, seed, estimator, sklearn_estimator=None):
+    """An estimator cell on ``blobs(n, d, k, spread, seed)``: refml_fast's ``estimator``
+    (source such as "GaussianNB()") against scikit-learn's ``sklearn_estimator`` (the same
+    source when not given)."""
+    return estimator_cell(name, lambda s: blobs(scaled(n, s), d, k, spread, seed=seed),
+                          f"lib.{estimator}", sklearn_estimator or estimator)
+
 def cells():
     grid = [
         knn_cell(10_000, 2, 2, 10_000),
@@ -137,36 +145,21 @@ def cells():
         svc_cell("poly", 3_000, 5, 2.0),
         svc_cell("poly", 5_000, 2, 0.3),
     ]
+    tree = ("DecisionTreeClassifier()", "DecisionTreeClassifier(random_state=0)")
     grid += [
-        estimator_cell("tree full 100,000 x 10 K=2",
-                       lambda s: blobs(scaled(100_000, s), 10, 2, 2.0, seed=1),
-                       "lib.DecisionTreeClassifier()",
-                       "DecisionTreeClassifier(random_state=0)"),
-        estimator_cell("tree full 20,000 x 200 K=10",
-                       lambda s: blobs(scaled(20_000, s), 200, 10, 2.0, seed=2),
-                       "lib.DecisionTreeClassifier()",
-                       "DecisionTreeClassifier(random_state=0)"),
-        estimator_cell("forest 100 trees 50,000 x 20 K=3",
-                       lambda s: blobs(scaled(50_000, s), 20, 3, 2.0, seed=3),
-                       "lib.RandomForestClassifier(n_jobs=-1, random_state=0)",
-                       "RandomForestClassifier(n_jobs=-1, random_state=0)"),
-        estimator_cell("adaboost 100 stumps 20,000 x 100",
-                       lambda s: blobs(scaled(20_000, s), 100, 2, 2.0, seed=4),
-                       "lib.AdaBoostClassifier(n_estimators=100)",
-                       "AdaBoostClassifier(n_estimators=100)"),
-        estimator_cell("lda 1,000,000 x 10 K=3",
-                       lambda s: blobs(scaled(1_000_000, s), 10, 3, 2.0, seed=5),
-                       "lib.LinearDiscriminantAnalysis()", "LinearDiscriminantAnalysis()"),
-        estimator_cell("qda 100,000 x 50 K=10",
-                       lambda s: blobs(scaled(100_000, s), 50, 10, 2.0, seed=6),
-                       "lib.QuadraticDiscriminantAnalysis()",
-                       "QuadraticDiscriminantAnalysis()"),
-        estimator_cell("gnb 1,000,000 x 100 K=10",
-                       lambda s: blobs(scaled(1_000_000, s), 100, 10, 2.0, seed=7),
-                       "lib.GaussianNB()", "GaussianNB()"),
-        estimator_cell("perceptron separated 100,000 x 20",
-                       lambda s: blobs(scaled(100_000, s), 20, 2, 0.3, seed=8),
-                       "lib.Perceptron()", "Perceptron(shuffle=False)"),
+        blob_cell("tree full 100,000 x 10 K=2", 100_000, 10, 2, 2.0, 1, *tree),
+        blob_cell("tree full 20,000 x 200 K=10", 20_000, 200, 10, 2.0, 2, *tree),
+        blob_cell("forest 100 trees 50,000 x 20 K=3", 50_000, 20, 3, 2.0, 3,
+                  "RandomForestClassifier(n_jobs=-1, random_state=0)"),
+        blob_cell("adaboost 100 stumps 20,000 x 100", 20_000, 100, 2, 2.0, 4,
+                  "AdaBoostClassifier(n_estimators=100)"),
+        blob_cell("lda 1,000,000 x 10 K=3", 1_000_000, 10, 3, 2.0, 5,
+                  "LinearDiscriminantAnalysis()"),
+        blob_cell("qda 100,000 x 50 K=10", 100_000, 50, 10, 2.0, 6,
+                  "QuadraticDiscriminantAnalysis()"),
+        blob_cell("gnb 1,000,000 x 100 K=10", 1_000_000, 100, 10, 2.0, 7, "GaussianNB()"),
+        blob_cell("perceptron separated 100,000 x 20", 100_000, 20, 2, 0.3, 8, "Perceptron()",
+                  "Perceptron(shuffle=False)"),
     ]
     return grid
 
@@ -175,20 +168,10 @@ def cells():
 def other_cells():
     """A second grid of 35 shapes, none of them in ``cells()``, to check that the first is
     not the only place refml_fast is fast (``--grid --other``)."""
-    def full_tree(name, n, d, k, spread, seed):
-        return estimator_cell(name, lambda s: blobs(scaled(n, s), d, k, spread, seed=seed),
-                              "lib.DecisionTreeClassifier()",
-                              "DecisionTreeClassifier(random_state=0)")
+    tree = ("DecisionTreeClassifier()", "DecisionTreeClassifier(random_state=0)")
 
-    def forest(name, trees, n, d, k, spread, seed):
-        return estimator_cell(
-            name, lambda s: blobs(scaled(n, s), d, k, spread, seed=seed),
-            f"lib.RandomForestClassifier(n_estimators={trees}, n_jobs=-1, random_state=0)",
-            f"RandomForestClassifier(n_estimators={trees}, n_jobs=-1, random_state=0)")
-
-    def plain(name, n, d, k, seed, estimator):
-        return estimator_cell(name, lambda s: blobs(scaled(n, s), d, k, 2.0, seed=seed),
-                              f"lib.{estimator}", estimator)
+    def forest(trees):
+        return f"RandomForestClassifier(n_estimators={trees}, n_jobs=-1, random_state=0)"
 
     return [
         knn_cell(5_000, 2, 2, 5_000), knn_cell(50_000, 4, 5, 10_000),
@@ -201,31 +184,31 @@ def other_cells():
         svc_cell("rbf", 5_000, 100, 2.0), svc_cell("rbf", 1_000, 2, 2.0),
         svc_cell("linear", 20_000, 2, 0.3), svc_cell("poly", 2_000, 20, 0.3),
         svc_cell("rbf", 15_000, 8, 0.3),
-        full_tree("tree full 50,000 x 50 K=5", 50_000, 50, 5, 2.0, 11),
-        full_tree("tree full 5,000 x 2 K=2", 5_000, 2, 2, 1.0, 12),
-        full_tree("tree full 200,000 x 5 K=3", 200_000, 5, 3, 1.0, 13),
-        forest("forest 100 trees 10,000 x 50 K=2", 100, 10_000, 50, 2, 2.0, 14),
-        forest("forest 100 trees 100,000 x 5 K=5", 100, 100_000, 5, 5, 1.0, 15),
-        forest("forest 50 trees 2,000 x 10 K=2", 50, 2_000, 10, 2, 1.0, 16),
-        plain("adaboost 50 stumps 50,000 x 10", 50_000, 10, 2, 17,
-              "AdaBoostClassifier(n_estimators=50)"),
-        plain("adaboost 200 stumps 2,000 x 5", 2_000, 5, 2, 18,
-              "AdaBoostClassifier(n_estimators=200)"),
-        plain("lda 100,000 x 100 K=5", 100_000, 100, 5, 19, "LinearDiscriminantAnalysis()"),
-        plain("lda 2,000 x 5 K=2", 2_000, 5, 2, 23, "LinearDiscriminantAnalysis()"),
-        plain("qda 20,000 x 10 K=3", 20_000, 10, 3, 20, "QuadraticDiscriminantAnalysis()"),
-        plain("gnb 100,000 x 20 K=2", 100_000, 20, 2, 21, "GaussianNB()"),
-        plain("gnb 1,000 x 3 K=2", 1_000, 3, 2, 24, "GaussianNB()"),
-        estimator_cell("perceptron separated 10,000 x 100",
-                       lambda s: blobs(scaled(10_000, s), 100, 2, 0.3, seed=22),
-                       "lib.Perceptron()", "Perceptron(shuffle=False)"),
+        blob_cell("tree full 50,000 x 50 K=5", 50_000, 50, 5, 2.0, 11, *tree),
+        blob_cell("tree full 5,000 x 2 K=2", 5_000, 2, 2, 1.0, 12, *tree),
+        blob_cell("tree full 200,000 x 5 K=3", 200_000, 5, 3, 1.0, 13, *tree),
+        blob_cell("forest 100 trees 10,000 x 50 K=2", 10_000, 50, 2, 2.0, 14, forest(100)),
+        blob_cell("forest 100 trees 100,000 x 5 K=5", 100_000, 5, 5, 1.0, 15, forest(100)),
+        blob_cell("forest 50 trees 2,000 x 10 K=2", 2_000, 10, 2, 1.0, 16, forest(50)),
+        blob_cell("adaboost 50 stumps 50,000 x 10", 50_000, 10, 2, 2.0, 17,
+                  "AdaBoostClassifier(n_estimators=50)"),
+        blob_cell("adaboost 200 stumps 2,000 x 5", 2_000, 5, 2, 2.0, 18,
+                  "AdaBoostClassifier(n_estimators=200)"),
+        blob_cell("lda 100,000 x 100 K=5", 100_000, 100, 5, 2.0, 19,
+                  "LinearDiscriminantAnalysis()"),
+        blob_cell("lda 2,000 x 5 K=2", 2_000, 5, 2, 2.0, 23, "LinearDiscriminantAnalysis()"),
+        blob_cell("qda 20,000 x 10 K=3", 20_000, 10, 3, 2.0, 20,
+                  "QuadraticDiscriminantAnalysis()"),
+        blob_cell("gnb 100,000 x 20 K=2", 100_000, 20, 2, 2.0, 21, "GaussianNB()"),
+        blob_cell("gnb 1,000 x 3 K=2", 1_000, 3, 2, 2.0, 24, "GaussianNB()"),
+        blob_cell("perceptron separated 10,000 x 100", 10_000, 100, 2, 0.3, 22, "Perceptron()",
+                  "Perceptron(shuffle=False)"),
         # Overlapping classes: the lectures' perceptron never converges and runs max_iter
         # passes, scikit-learn's stops early (tol=1e-3) by default; both run 10 passes here.
-        estimator_cell("perceptron overlapping 50,000 x 10, 10 passes",
-                       lambda s: blobs(scaled(50_000, s), 10, 2, 2.0, seed=38),
-                       "lib.Perceptron(max_iter=10)",
-                       "Perceptron(max_iter=10, tol=None, shuffle=False)"),
+        blob_cell("perceptron overlapping 50,000 x 10, 10 passes", 50_000, 10, 2, 2.0, 38,
+                  "Perceptron(max_iter=10)", "Perceptron(max_iter=10, tol=None, shuffle=False)"),
     ]
+
 
 SKLEARN_NAMES = {
     "KNeighborsClassifier": "sklearn.neighbors", "LogisticRegression": "sklearn.linear_model",
