@@ -155,19 +155,20 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
 
     def _pack_members(self):
         classes = list(self.classes_)
-        if not all(isinstance(m, DecisionTreeClassifier) and self._native(m)
-                   and list(m.classes_) == classes for m in self.estimators_):
+        if not self.estimators_ or not all(
+                isinstance(m, DecisionTreeClassifier) and self._native(m)
+                and list(m.classes_) == classes for m in self.estimators_):
             return None
-        sizes = [m.tree_.node_count for m in self.estimators_]
+        sizes = [len(m.tree_.children_left) for m in self.estimators_]
         roots = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         first_child = np.empty(sum(sizes), dtype=np.int64)
         split_feature = np.empty(sum(sizes), dtype=np.int64)
         split_threshold = np.empty(sum(sizes))
-        for member, root in zip(self.estimators_, roots):
+        for member, root, size in zip(self.estimators_, roots, sizes):
             tree = member.tree_
             kernels.pack_tree(tree.children_left, tree.children_right, tree.feature,
-                              tree.threshold, member._leaf_codes(np.arange(tree.node_count)),
-                              root, first_child, split_feature, split_threshold)
+                              tree.threshold, member._leaf_codes(np.arange(size)), root,
+                              first_child, split_feature, split_threshold)
         return first_child, split_feature, split_threshold, roots
 
     def _predict_codes(self, X):
