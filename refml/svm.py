@@ -264,15 +264,15 @@ class SVC(Classifier):
     def _store_dual(self, X, y, alpha, C, scores=None):
         """Support set, coefficients and intercept from alpha; returns f(x_i) - beta_0
         (``scores``, from SMO's gradient, or else computed by the kernel sums)."""
-        support = [i for i in range(len(y)) if alpha[i] > 0.0]
+        support = self._support(alpha)                       # the i with alpha_i > 0
         self.support_ = self._as_indices(support)
         self.support_vectors_ = self._rows(X, support)
-        self.dual_coef_ = self._as_output([alpha[i] * y[i] for i in support])
+        self.dual_coef_ = self._as_output(self._signed_multipliers(alpha, y, support))
         if self.kernel == "linear":
             self.coef_ = self._primal_coef()                # beta = sum_i alpha_i y_i x_i
         if scores is None:
             scores = self._training_scores(X)                 # f0(x_i) = f(x_i) - beta_0
-        self.intercept_ = intercept(alpha, y, scores, C)
+        self.intercept_ = self._intercept(alpha, y, scores, C)
         return scores
 
     def _gamma_value(self, X):
@@ -307,6 +307,7 @@ class SVC(Classifier):
                                                       beta_norm2, C)
 
     # The O(n) measures; refml_fast compiles these same functions with Numba.
+    _intercept = staticmethod(intercept)
     _kkt_violations = staticmethod(kkt_violations)
     _beta_norm_squared = staticmethod(beta_norm_squared)
     _objectives = staticmethod(objectives)
@@ -332,6 +333,15 @@ class SVC(Classifier):
                    " Raise max_iter or tol.") + " The last iterate is kept.")
 
     # --- the representation hooks refml_fast overrides ---
+    @staticmethod
+    def _support(alpha):
+        return [i for i in range(len(alpha)) if alpha[i] > 0.0]
+
+    @staticmethod
+    def _signed_multipliers(alpha, y, support):
+        """alpha_i y_i for i in the support set."""
+        return [alpha[i] * y[i] for i in support]
+
     @staticmethod
     def _as_indices(indices):
         return indices

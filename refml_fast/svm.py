@@ -1,8 +1,8 @@
 """The SVM of refml.svm with SMO, kernel rows and scores as Numba kernels (refml_fast/_smo.py, refml_fast/_gram.py).
 
 Only the hot methods are overridden: solving the dual, the gamma="scale" sum, beta from the
-support vectors, the scores f(x) - beta_0, and storing the support set from arrays.  The
-intercept and the KKT measures are refml's own functions compiled by Numba; primal recovery,
+support vectors, the scores f(x) - beta_0, and the support set and alpha_i y_i on arrays.
+The intercept and the KKT measures are refml's own functions compiled by Numba; primal recovery,
 warnings and validation are refml's, unchanged, so support sets, coefficients and
 predictions are identical to refml's.
 """
@@ -44,23 +44,28 @@ class SVC(FastMixin, reference.SVC):
             _smo.row_cache(n), v)
         gradient = -y * v                             # G_t = -y_t v_t, exactly refml's G
         scores = y * (gradient + 1.0)                 # refml's scores_from_gradient
-        return alpha, int(n_iter), _smo.STATUS[int(status)], scores
+        return alpha, int(n_iter), _smo.STATUS[int(status)], scores.tolist()
 
-    _intercept = staticmethod(kernel(reference.intercept))
+    @staticmethod
+    def _support(alpha):
+        return np.flatnonzero(np.asarray(alpha) > 0.0)
 
-    def _store_dual(self, X, y, alpha, C, scores=None):
-        """refml's ``_store_dual`` on arrays (the same support, coefficients and intercept);
-        returns the scores as a list, as refml does."""
-        alpha = np.asarray(alpha, dtype=np.float64)
-        support = np.flatnonzero(alpha > 0.0)
-        self.support_ = support
-        self.support_vectors_ = X[support]
-        self.dual_coef_ = alpha[support] * y[support]
-        if self.kernel == "linear":
-            self.coef_ = self._primal_coef()
-        scores = self._raw_scores(X) if scores is None else np.asarray(scores)
-        self.intercept_ = float(self._intercept(alpha, y, scores, C))
-        return scores.tolist()
+    @staticmethod
+    def _signed_multipliers(alpha, y, support):
+        return np.asarray(alpha)[support] * y[support]
+
+    @staticmethod
+    def _rows(X, support):
+        return X[support]
+
+    def _training_scores(self, X):
+        return self._raw_scores(X).tolist()       # Python floats: same values, faster loops
+
+    @staticmethod
+    def _intercept(alpha, y, scores, C):
+        as_array = np.asarray
+        return float(compiled_intercept(as_array(alpha, dtype=np.float64), y,
+                                        as_array(scores, dtype=np.float64), C))
 
     # refml's own O(n) measures, compiled (the same floats, without Python's loop cost)
     _kkt_violations = staticmethod(kernel(reference.kkt_violations))
@@ -93,6 +98,9 @@ class SVC(FastMixin, reference.SVC):
 
     def _predict_codes(self, X):
         return (self._decision_values(X) >= 0.0).astype(np.int64)
+
+
+compiled_intercept = kernel(reference.intercept)
 
 
 def max_margin_separator(X, y, fit_intercept=False, tol=1e-6, max_iter=100_000):
