@@ -21,11 +21,15 @@ in ``_tree_split``; cost-complexity pruning is in ``_tree_prune``.
 impurity sum cost(j, t) = |R1| gamma(R1) + |R2| gamma(R2), with |R| gamma(R) computed term by
 term from the class weights c_k and W = |R|:
 
-    Gini:     sum_k c_k ((W - c_k) / W)          (= W sum_k p_k (1 - p_k))
+    Gini:     (sum_k c_k (W - c_k)) / W          (= W sum_k p_k (1 - p_k))
+              sum_k c_k ((W - c_k) / W)          when W < 2^-200 or W > 2^500
     entropy:  sum_k c_k (log W - log c_k)        (= -W sum_k p_k log p_k)
 
-Both never divide by a vanishing weight, never overflow for finite weights, and give 0.0
-exactly for a pure node.  On the print: the lecture file prints the Gini index as
+They never divide by a vanishing weight, never overflow for finite weights, and give 0.0
+exactly for a pure node.  The Gini sum has only non-negative terms (c_k <= W), so it
+cancels nothing; it divides once per node, and for whole-number weights its numerator is
+an exact integer, which lets refml_fast find it in O(1) per row instead of O(K).  Only for
+extreme W, where c_k (W - c_k) could overflow or underflow, does it divide class by class.  On the print: the lecture file prints the Gini index as
 "sum_k p_k (1 p_k)", the minus sign lost in extraction; sum_k p_k (1 - p_k) =
 1 - sum_k p_k^2 is the Gini index (tests/test_tree.py checks 1/2 on a 50/50 node).
 """
@@ -56,13 +60,19 @@ from .base import WeightedClassifier
 # 1. The impurities: |R| gamma(R) from the class weights c_k of R.
 
 
+TINY_WEIGHT, HUGE_WEIGHT = 2.0 ** -200, 2.0 ** 500  # outside, c (W - c) may under/overflow
+
+
 def weighted_gini(counts, total):
-    """W sum_k p_k (1 - p_k), as sum_k c_k ((W - c_k) / W)."""
+    """W sum_k p_k (1 - p_k), as (sum_k c_k (W - c_k)) / W (class by class for extreme W)."""
     s = 0.0
-    for c in counts:
-        if c > 0.0:
+    if not TINY_WEIGHT <= total <= HUGE_WEIGHT:
+        for c in counts:
             s += c * ((total - c) / total)
-    return s
+        return s
+    for c in counts:
+        s += c * (total - c)
+    return s / total
 
 
 def weighted_entropy(counts, total):

@@ -4,12 +4,14 @@ refml_fast.tree and the loops over rows as numpy operations or kernels
 (conformance/t18_parity_ensemble.py).
 
 What is faster here, and why it gives the same numbers:
-- One sort for the whole fit.  The training set's columns are ranked once (the tree's
-  ``feature_ranks``); every tree member orders its rows of positive weight by those ranks
-  with a linear counting sort instead of sorting values again: the same order and the same
-  ties as its own ranking would give, so the same tree.  AdaBoost's rounds all reuse them
-  (scikit-learn sorts again in every round).  Extra memory: the ranks (half the size of
-  X) plus, per thread, the presort of one member (X's size times the kept fraction).
+- One ranking for the whole fit.  The training set's columns are ranked once (the tree's
+  ``feature_ranks``); every tree member orders its rows by those ranks with linear sorts
+  (presorted segments, or sorting at each node when it searches a fraction of the
+  features, as a forest does: ``_tree_grow``) instead of sorting values again: the same
+  order and the same ties as its own ranking would give, so the same tree.  AdaBoost's
+  rounds all reuse them (scikit-learn sorts again in every round).  Extra memory: the
+  ranks (half the size of X) plus, per thread, one member's presort (X's size times the
+  kept fraction) or, sorting at nodes, five row-sized arrays.
 - Bagging and forests fit members on ``n_jobs`` threads.  Member b depends only on its seed
   s_b, drawn from the master generator before any fitting, and the tree kernels release
   the GIL, so threads give the members that refml fits in order.
@@ -30,7 +32,7 @@ from . import _ensemble_kernels as kernels
 from ._config import run_parallel
 from ._random import state_array, store_state
 from .base import FastMixin
-from .tree import DecisionTreeClassifier, feature_ranks, presort, row_id_dtype
+from .tree import DecisionTreeClassifier, feature_ranks, row_id_dtype
 
 PARALLEL_VOTES = 20_000    # rows x trees from which the votes are counted on every core
 
@@ -56,11 +58,11 @@ class CommitteeMixin(FastMixin):
         ranks = getattr(self, "_ranks", None)
         if ranks is None or not isinstance(member, DecisionTreeClassifier):
             return super()._fit_member(member, X, codes, weights)
-        member._presort = lambda X, kept_rows: presort(X.shape[1], ranks.__getitem__, kept_rows)
+        member._ranks = lambda X, needed: ranks
         try:
             return super()._fit_member(member, X, codes, weights)
         finally:
-            del member._presort
+            del member._ranks
 
 
 class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):

@@ -1,0 +1,124 @@
+"""refml_fast's two ways of growing a tree (refml_fast/_tree_grow.py) and its O(1) Gini scan:
+each must give the tree refml gives.  Sorting at every node and partitioning presorted
+segments are forced in turn on the same data; the linear sort is checked against numpy's
+lexsort; the whole-number Gini scan against the general one; extreme weights against
+refml (issue 12)."""
+
+import pytest
+
+pytestmark = pytest.mark.fast
+
+np = pytest.importorskip("numpy")
+
+
+def grown(model):
+    tree = model.tree_
+    return (tree.feature.tolist(), tree.threshold.tolist(), tree.value.tolist(),
+            tree.children_left.tolist(), tree.n_node_samples.tolist())
+
+
+def data_sets():
+    rng = np.random.default_rng(5)
+    centres = rng.normal(size=(6, 40)) * 0.5
+    y = rng.integers(0, 6, size=700)
+    continuous = centres[y] + rng.normal(size=(700, 40))
+    discrete = rng.integers(0, 5, size=(400, 30)).astype(float)  # many ties, few ranks
+    labels = (discrete[:, 0] + discrete[:, 3] + rng.integers(0, 3, 400) > 5).astype(int)
+    return [(continuous, y), (discrete, labels)]
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_sorting_at_nodes_grows_the_tree_presorted_segments_grow(monkeypatch, criterion):
+    import refml_fast
+    import refml_fast.tree as fast_tree
+
+    rng = np.random.default_rng(0)
+    for X, y in data_sets():
+        for weights in (None, rng.integers(0, 3, len(y)).astype(float), rng.random(len(y))):
+            for max_features in (1, "sqrt", 0.5, None):
+                trees = []
+                for sorting in (True, False):
+                    monkeypatch.setattr(fast_tree, "sorts_at_nodes",
+                                        lambda *args, sorting=sorting: sorting)
+                    model = refml_fast.DecisionTreeClassifier(
+                        criterion=criterion, max_features=max_features, random_state=3)
+                    trees.append(grown(model.fit(X, y, sample_weight=weights)))
+                assert trees[0] == trees[1]
+                assert len(trees[0][0]) > 10
+
+
+def test_the_forest_sorts_at_nodes_and_its_members_are_refmls_trees():
+    import refml
+    import refml_fast
+    from refml_fast.tree import sorts_at_nodes
+
+    assert sorts_at_nodes(40, 6, 700) and not sorts_at_nodes(40, 40, 700)
+    X, y = data_sets()[0]
+    X, y = X[:160, :12], y[:160]
+    fast = refml_fast.RandomForestClassifier(n_estimators=4, random_state=1).fit(X, y)
+    reference = refml.RandomForestClassifier(n_estimators=4, random_state=1).fit(
+        X.tolist(), y.tolist())
+    for a, b in zip(fast.estimators_, reference.estimators_):
+        assert a.tree_.feature.tolist() == b.tree_.feature
+        assert a.tree_.threshold.tolist() == b.tree_.threshold
+        assert a.tree_.value.tolist() == b.tree_.value
+
+
+@pytest.mark.parametrize("m, span", [(1, 1), (7, 1000), (24, 3), (25, 10), (300, 40),
+                                     (300, 5000), (300, 70000), (3000, 50),
+                                     (3000, 3_000_000), (5000, 2 ** 30)])
+def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
+    from refml_fast._tree_grow import MAX_BUCKETS, order_by_rank
+
+    rng = np.random.default_rng(m + span)
+    n = 2 * m + 5
+    ranks = rng.integers(0, span, size=n).astype(np.int32)
+    rows = np.sort(rng.choice(n, size=m, replace=False)).astype(np.int32)
+    out_rows, out_ranks, tmp_rows, tmp_ranks = (np.full(m, -1, dtype=np.int32)
+                                                for _ in range(4))
+    order_by_rank(ranks, rows, out_rows, out_ranks, tmp_rows, tmp_ranks,
+                  np.empty(MAX_BUCKETS + 2, dtype=np.int64))
+    expected = rows[np.lexsort((rows, ranks[rows]))]
+    assert out_rows.tolist() == expected.tolist()
+    assert out_ranks.tolist() == ranks[expected].tolist()
+
+
+def test_the_whole_number_gini_scan_gives_the_general_scans_costs_bit_for_bit():
+    from refml_fast._tree_kernels import GINI, scan_feature, scan_whole_gini
+
+    rng = np.random.default_rng(11)
+    for trial in range(40):
+        n, k = int(rng.integers(2, 400)), int(rng.integers(2, 12))
+        ranks = np.sort(rng.integers(0, max(2, n // 3), size=n)).astype(np.int32)
+        rows = rng.permutation(n).astype(np.int32)
+        codes = rng.integers(0, k, size=n)
+        weights = rng.integers(1, 6, size=n).astype(float)
+        X = np.zeros((n, 1))
+        X[rows, 0] = ranks * 0.5
+        results = []
+        for scan in ("general", "whole"):
+            best_counts = np.zeros((2, k))
+            args = (rows, ranks, X, 0, codes, weights)
+            if scan == "general":
+                out = scan_feature(*args, GINI, np.inf, np.empty((4, k)), best_counts)
+            else:
+                out = scan_whole_gini(*args, np.inf, np.empty((4, k)), best_counts)
+            results.append((out, best_counts.tolist()))
+        assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200, 3.0])
+def test_extreme_weights_give_refmls_tree_with_finite_impurities(scale):
+    import refml
+    import refml_fast
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(60, 3))
+    y = rng.integers(0, 3, size=60)
+    weights = rng.random(60) * scale
+    fast = refml_fast.DecisionTreeClassifier().fit(X, y, sample_weight=weights)
+    reference = refml.DecisionTreeClassifier().fit(X.tolist(), y.tolist(),
+                                                   sample_weight=weights.tolist())
+    assert fast.tree_.threshold.tolist() == reference.tree_.threshold
+    assert fast.tree_.impurity.tolist() == reference.tree_.impurity
+    assert np.all(np.isfinite(fast.tree_.impurity)) and fast.tree_.impurity[0] > 0.0
