@@ -14,10 +14,17 @@ import numba
 CACHE = os.environ.get("REFML_NUMBA_CACHE", "1") != "0"
 
 
-def kernel(function=None, *, parallel=False):
-    """``@kernel``: numba.njit with the project's options (strict math, cached)."""
+def kernel(function=None, *, parallel=False, contract=False):
+    """``@kernel``: numba.njit with the project's options (strict math, cached).
+
+    ``contract=True`` lets a multiply and an add fuse into one fused multiply-add (one
+    rounding instead of two), and nothing else of fastmath.  Only for arithmetic whose
+    result is screened by an error bound that any order of operations satisfies (the
+    float32 cross products of the k-NN search), never for a value compared with refml's.
+    """
     def decorate(f):
-        return numba.njit(cache=CACHE, fastmath=False, parallel=parallel, nogil=True)(f)
+        math_flags = {"contract"} if contract else False
+        return numba.njit(cache=CACHE, fastmath=math_flags, parallel=parallel, nogil=True)(f)
     return decorate(function) if function is not None else decorate
 
 

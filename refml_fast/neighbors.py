@@ -80,6 +80,7 @@ TILE = 512                      # training rows per tile (32 features: 64 KiB of
 CHUNK = 64 * TILE               # training rows per block when the tiles are prepared
 GROUP = 4                       # queries sharing one pass over a tile
 BLOCK = 32                      # queries screened while a tile stays in cache
+KC = 256                        # features of a tile passed over by the block at a time
 CAPACITY = 1024                 # candidates kept per query before it is checked exhaustively
 EUCLIDEAN, MAHALANOBIS = 0, 1
 
@@ -121,23 +122,25 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
                                         float(np.linalg.norm(P)))
             except np.linalg.LinAlgError:
                 self._bound_scale = np.inf  # no approximate pass: every row checked exactly
-        # Block by block (CHUNK rows), so that the temporaries stay small: the kept tiles
-        # (float32, half the size of X) are the only array of the size of X made here.
         n, d = self._fit_X.shape
-        n_tiles = -(-n // TILE)
-        tiles = np.zeros((n_tiles, d, TILE), dtype=np.float32)
+        tiles = np.zeros((-(-n // TILE), d, TILE), dtype=np.float32)
         centred_norms = np.empty(n)
         norms = np.empty(n)
-        for start in range(0, n, CHUNK):   # CHUNK is a multiple of TILE
-            stop = min(start + CHUNK, n)
-            T, centred_norms[start:stop], _ = self._approximate_rows(self._fit_X[start:stop])
-            wide = T.astype(np.float64)
-            norms[start:stop] = np.einsum("ij,ij->i", wide, wide)
-            padded = np.zeros((-(-(stop - start) // TILE) * TILE, d), dtype=np.float32)
-            padded[:stop - start] = T
-            first = start // TILE
-            tiles[first:first + padded.shape[0] // TILE] = \
-                padded.reshape(-1, TILE, d).transpose(0, 2, 1)
+        if self._whitener is None:  # one pass over X, straight into the tiles
+            centre_rows(self._fit_X, self._center, 1.0 + self._bound_scale, tiles,
+                        np.empty((0, d), dtype=np.float32), centred_norms, norms)
+        else:  # block by block (CHUNK rows), so that the temporaries stay small
+            for start in range(0, n, CHUNK):   # CHUNK is a multiple of TILE
+                stop = min(start + CHUNK, n)
+                T, centred_norms[start:stop], _ = self._approximate_rows(
+                    self._fit_X[start:stop])
+                wide = T.astype(np.float64)
+                norms[start:stop] = np.einsum("ij,ij->i", wide, wide)
+                padded = np.zeros((-(-(stop - start) // TILE) * TILE, d), dtype=np.float32)
+                padded[:stop - start] = T
+                first = start // TILE
+                tiles[first:first + padded.shape[0] // TILE] = \
+                    padded.reshape(-1, TILE, d).transpose(0, 2, 1)
         self._fit_tiles = tiles
         epsilon, _ = self._bound_constants()
         self._fit_upper = norms + epsilon * centred_norms
@@ -146,6 +149,15 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
 
     def _approximate_rows(self, X):
         """(x~ in float32, ||x'||^2, whether each row is in float32's safe range)."""
+        if self._whitener is None:
+            T = np.empty(X.shape, dtype=np.float32)
+            centred_norms = np.empty(X.shape[0])
+            centre_rows(X, self._center, 1.0 + self._bound_scale,
+                        np.empty((0, X.shape[1], TILE), dtype=np.float32), T, centred_norms,
+                        np.empty(X.shape[0]))
+            with np.errstate(all="ignore"):
+                safe = (1.0 + self._bound_scale) * (1.0 + centred_norms) <= SCALE_LIMIT
+            return T, centred_norms, safe
         with np.errstate(all="ignore"):
             centred = X - self._center
             centred_norms = np.einsum("ij,ij->i", centred, centred)
@@ -215,6 +227,42 @@ def training_tiles(T):
 # Kernels.
 
 
+@kernel(parallel=True)
+def centre_rows(X, center, scale, tiles, rows, centred_norms, norms):
+    """The Euclidean approximate rows in one pass: x' = x - m, ||x'||^2, x~ = float32(x')
+    (zero where (1 + S)(1 + ||x'||^2) > SCALE_LIMIT, ``scale`` = 1 + S) and ||x~||^2 in
+    float64, written into ``tiles`` (training side, transposed tile by tile) when it has
+    tiles, else into ``rows``.  Any order of the sums keeps the bound's assumptions."""
+    n, d = X.shape
+    to_tiles = tiles.shape[0] > 0
+    for block in numba.prange((n + TILE - 1) // TILE):
+        first, stop = block * TILE, min(n, (block + 1) * TILE)
+        safe = np.empty(stop - first, dtype=np.bool_)
+        wide_totals = np.zeros(stop - first)
+        for i in range(first, stop):
+            total = 0.0
+            for j in range(d):
+                difference = X[i, j] - center[j]
+                total += difference * difference
+            centred_norms[i] = total
+            safe[i - first] = scale * (1.0 + total) <= SCALE_LIMIT
+        for j0 in range(0, d, 16):  # 16 columns at a time: the tile's rows fill in order
+            for i in range(first, stop):
+                wide_total = wide_totals[i - first]
+                for j in range(j0, min(d, j0 + 16)):
+                    value = np.float32(X[i, j] - center[j])
+                    if not safe[i - first]:
+                        value = np.float32(0.0)
+                    wide_total += np.float64(value) * np.float64(value)
+                    if to_tiles:
+                        tiles[block, j, i - first] = value
+                    else:
+                        rows[i, j] = value
+                wide_totals[i - first] = wide_total
+        for i in range(first, stop):
+            norms[i] = wide_totals[i - first]
+
+
 @kernel
 def mean_covariance_kernel(X, mu, Sigma):
     """refml.neighbors.mean_covariance: the same sums in the same order."""
@@ -253,34 +301,34 @@ def squared_distance(x, z, P, metric, diff):
     return total
 
 
-@kernel
-def cross_tile(T, rows, tile, acc):
-    """acc[g, t] = sum_j T[rows[g], j] tile[j, t] in float32, four terms of j at a time
-    (any order keeps the bound gamma_d sum_j |x_j z_j|).  Indexing rather than slicing
-    inside: a slice costs an atomic reference count."""
-    d, width = tile.shape[0], TILE
+@kernel(contract=True)
+def cross_tile(T, rows, tile, acc, a, first, stop):
+    """acc[a + g, t] += sum_j T[rows[g], j] tile[j, t] over the features first <= j < stop,
+    in float32, four terms of j at a time (any order keeps the bound
+    gamma_d sum_j |x_j z_j|).  Indexing rather than slicing inside: a slice costs an atomic
+    reference count."""
+    width = TILE
     r0, r1, r2, r3 = rows[0], rows[1], rows[2], rows[3]
-    for t in range(width):
-        acc[0, t], acc[1, t], acc[2, t], acc[3, t] = 0.0, 0.0, 0.0, 0.0
-    for j in range(0, d - 3, 4):
+    a0, a1, a2, a3 = a, a + 1, a + 2, a + 3
+    for j in range(first, stop - 3, 4):
         p0, p1, p2, p3 = T[r0, j], T[r0, j + 1], T[r0, j + 2], T[r0, j + 3]
         q0, q1, q2, q3 = T[r1, j], T[r1, j + 1], T[r1, j + 2], T[r1, j + 3]
         u0, u1, u2, u3 = T[r2, j], T[r2, j + 1], T[r2, j + 2], T[r2, j + 3]
         v0, v1, v2, v3 = T[r3, j], T[r3, j + 1], T[r3, j + 2], T[r3, j + 3]
         for t in range(width):
             w0, w1, w2, w3 = tile[j, t], tile[j + 1, t], tile[j + 2, t], tile[j + 3, t]
-            acc[0, t] += (p0 * w0 + p1 * w1) + (p2 * w2 + p3 * w3)
-            acc[1, t] += (q0 * w0 + q1 * w1) + (q2 * w2 + q3 * w3)
-            acc[2, t] += (u0 * w0 + u1 * w1) + (u2 * w2 + u3 * w3)
-            acc[3, t] += (v0 * w0 + v1 * w1) + (v2 * w2 + v3 * w3)
-    for j in range(d - d % 4, d):
+            acc[a0, t] += (p0 * w0 + p1 * w1) + (p2 * w2 + p3 * w3)
+            acc[a1, t] += (q0 * w0 + q1 * w1) + (q2 * w2 + q3 * w3)
+            acc[a2, t] += (u0 * w0 + u1 * w1) + (u2 * w2 + u3 * w3)
+            acc[a3, t] += (v0 * w0 + v1 * w1) + (v2 * w2 + v3 * w3)
+    for j in range(stop - (stop - first) % 4, stop):
         p0, q0, u0, v0 = T[r0, j], T[r1, j], T[r2, j], T[r3, j]
         for t in range(width):
             w0 = tile[j, t]
-            acc[0, t] += p0 * w0
-            acc[1, t] += q0 * w0
-            acc[2, t] += u0 * w0
-            acc[3, t] += v0 * w0
+            acc[a0, t] += p0 * w0
+            acc[a1, t] += q0 * w0
+            acc[a2, t] += u0 * w0
+            acc[a3, t] += v0 * w0
 
 
 @kernel
@@ -347,10 +395,12 @@ def nearest_kernel(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
 @kernel
 def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
                    first_block, end_block, out_squared, out_indices):
-    """Blocks of BLOCK queries: each training tile is screened against the whole block
-    (GROUP queries at a time, while the tile sits in cache), then the exact pass."""
+    """Blocks of BLOCK queries: each training tile meets the whole block, KC features at a
+    time (that slice of the tile stays in cache while GROUP queries after GROUP queries
+    pass over it), and is then screened; at the end the exact pass."""
     n_queries, n_train, k = Xq.shape[0], Z.shape[0], out_squared.shape[1]
-    acc = np.empty((GROUP, TILE), dtype=np.float32)
+    d = Xq.shape[1]
+    acc = np.empty((BLOCK, TILE), dtype=np.float32)
     state = np.empty((BLOCK, 4))
     best = np.empty((BLOCK, k))
     best_ids = np.empty((BLOCK, k), dtype=np.int64)
@@ -367,18 +417,17 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
             stop = min(n_train, start + TILE)
             tile = tiles[start // TILE]
             upper_tile, lower_tile = z_upper[start:stop], z_lower[start:stop]
-            for group in range(0, BLOCK, GROUP):
-                if first + group >= n_queries:
-                    break
-                for g in range(GROUP):
-                    rows[g] = min(first + group + g, n_queries - 1)
-                cross_tile(T, rows, tile, acc)
-                for g in range(GROUP):
-                    b = group + g
-                    if (first + b < n_queries and not exhaustive[first + b]
-                            and state[b, 3] == 0.0):
-                        screen_tile(acc, g, start, upper_tile, lower_tile, gap[first + b],
-                                    state, b, best, best_ids, candidates, candidate_lower)
+            n_block = min(BLOCK, n_queries - first)
+            acc[:] = 0.0
+            for feature in range(0, d, KC):
+                for group in range(0, n_block, GROUP):
+                    for g in range(GROUP):
+                        rows[g] = min(first + group + g, n_queries - 1)
+                    cross_tile(T, rows, tile, acc, group, feature, min(d, feature + KC))
+            for b in range(n_block):
+                if not exhaustive[first + b] and state[b, 3] == 0.0:
+                    screen_tile(acc, b, start, upper_tile, lower_tile, gap[first + b], state,
+                                b, best, best_ids, candidates, candidate_lower)
         for b in range(min(BLOCK, n_queries - first)):
             r = first + b
             n_candidates = -1 if exhaustive[r] or state[b, 3] != 0.0 else int(state[b, 1])

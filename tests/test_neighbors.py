@@ -213,6 +213,35 @@ def test_fast_matches_reference_across_tiles_and_groups(metric):
     assert fast.predict_proba(queries).tolist() == reference.predict_proba(queries)
 
 
+
+@pytest.mark.fast
+@pytest.mark.parametrize("metric", ["euclidean", "mahalanobis"])
+def test_many_features_match_refml_across_feature_slices(metric):
+    """d = 263 features: the products run over slices of KC = 256 features plus a remainder
+    that is not a multiple of four, on 600 training rows (two tiles) and 37 queries (two
+    blocks), with near-duplicate rows making ties."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+
+    rng = np.random.default_rng(31)
+    X = np.round(rng.normal(size=(600, 263)), 1)
+    X[300:320] = X[:20]                                  # exact duplicates, other labels
+    y = rng.integers(0, 3, size=600)
+    queries = np.vstack([X[:10] + 1e-9, np.round(rng.normal(size=(27, 263)), 1)])
+    if metric == "mahalanobis":
+        X = X[:, :40].copy()   # pure Python inverts the covariance: keep d moderate
+        queries = queries[:, :40].copy()
+    reference = refml.KNeighborsClassifier(n_neighbors=4, metric=metric).fit(
+        X.tolist(), y.tolist())
+    fast = refml_fast.KNeighborsClassifier(n_neighbors=4, metric=metric,
+                                           algorithm="brute").fit(X, y)
+    expected_distances, expected_indices = reference.kneighbors(queries.tolist())
+    distances, indices = fast.kneighbors(queries)
+    assert indices.tolist() == expected_indices
+    assert distances.tolist() == expected_distances
+
 @pytest.mark.fast
 @pytest.mark.parametrize("d", [1, 2, 3, 6])
 def test_the_kd_tree_finds_refmls_neighbours_exactly(d):
