@@ -13,9 +13,23 @@ from refml import _validation as validation
 from ._config import kernel
 
 
+EXPONENT = 0x7FF0000000000000   # all exponent bits set: an infinity or a NaN
+
+
 @kernel
 def non_finite(X):
-    """(holds a NaN, holds an infinity) for a 2-D float64 array, in one pass, no allocation."""
+    """(holds a NaN, holds an infinity) for a 2-D float64 array, no allocation.
+
+    A first pass only asks whether any entry has every exponent bit set (integer tests on
+    the bits, a loop that vectorises); the slower pass that tells NaN from infinity runs
+    only then."""
+    bits = X.reshape(-1).view(np.int64) if X.flags.c_contiguous else X.copy().reshape(
+        -1).view(np.int64)
+    special = 0
+    for p in range(bits.shape[0]):
+        special |= (bits[p] & EXPONENT) == EXPONENT
+    if not special:
+        return False, False
     has_infinity = False
     for i in range(X.shape[0]):
         for j in range(X.shape[1]):
