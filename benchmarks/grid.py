@@ -6,7 +6,7 @@ Each cell is one estimator on one synthetic data set, fitted and then predicting
 from 2 to 500 features, logistic regression from 2 to 10 classes and up to 500 features,
 SVC with linear, rbf and poly kernels on overlapping and on separated classes, fully grown
 trees, a forest, boosting, and the Gaussian classifiers, with n from 1,000 to 1,000,000.
-``--other`` runs a second grid of 35 shapes that are in neither the first nor the workloads.
+``--other`` runs a second grid of 41 shapes that are in neither the first nor the workloads.
 The rules are ``benchmarks.run``'s: one process, the same arrays for every side, the first
 call (compilation) reported apart from the median of the later calls.
 
@@ -166,7 +166,7 @@ def cells():
 
 
 def other_cells():
-    """A second grid of 35 shapes, none of them in ``cells()``, to check that the first is
+    """A second grid of 41 shapes, none of them in ``cells()``, to check that the first is
     not the only place refml_fast is fast (``--grid --other``)."""
     tree = ("DecisionTreeClassifier()", "DecisionTreeClassifier(random_state=0)")
 
@@ -207,6 +207,12 @@ def other_cells():
         # passes, scikit-learn's stops early (tol=1e-3) by default; both run 10 passes here.
         blob_cell("perceptron overlapping 50,000 x 10, 10 passes", 50_000, 10, 2, 2.0, 38,
                   "Perceptron(max_iter=10)", "Perceptron(max_iter=10, tol=None, shuffle=False)"),
+        # Shapes found by probing on 2026-11-24 (before that day's changes: 1.0-1.2).
+        knn_cell(10_000, 784, 10, 1_000, spread=2.0), knn_cell(5_000, 1_000, 2, 500, spread=2.0),
+        blob_cell("forest 100 trees 2,000 x 64 K=10", 2_000, 64, 10, 2.0, 39, forest(100)),
+        blob_cell("forest 50 trees 5,000 x 500 K=2", 5_000, 500, 2, 2.0, 40, forest(50)),
+        blob_cell("tree full 10,000 x 64 K=10", 10_000, 64, 10, 2.0, 41, *tree),
+        svc_cell("linear", 1_000, 5, 2.0),
     ]
 
 
