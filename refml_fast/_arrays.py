@@ -12,13 +12,13 @@ from refml import _validation as validation
 
 from ._config import kernel
 
-
 EXPONENT = 0x7FF0000000000000   # all exponent bits set: an infinity or a NaN
 
 
 @kernel
 def non_finite(X):
-    """(holds a NaN, holds an infinity) for a 2-D float64 array, no allocation.
+    """(holds a NaN, holds an infinity) for a 2-D float64 array (no allocation when it is
+    C-contiguous, as every validated array is).
 
     A first pass only asks whether any entry has every exponent bit set (integer tests on
     the bits, a loop that vectorises); the slower pass that tells NaN from infinity runs
