@@ -7,14 +7,16 @@ import pytest
 
 pytestmark = pytest.mark.fast
 
-np = pytest.importorskip("numpy")
-
 
 def plain_non_finite(X):
+    import numpy as np
+
     return bool(np.isnan(X).any()), bool(np.isinf(X).any())
 
 
 def plain_largest(X):
+    import numpy as np
+
     largest = 0.0
     for value in np.asarray(X).ravel():
         if abs(value) > largest:   # False for NaN: NaN entries are passed over
@@ -23,6 +25,8 @@ def plain_largest(X):
 
 
 def arrays():
+    import numpy as np
+
     rng = np.random.default_rng(3)
     base = rng.normal(size=(37, 11)) * 10.0 ** rng.integers(-300, 300, size=(37, 11))
     yield base
@@ -38,6 +42,8 @@ def arrays():
 
 
 def test_non_finite_tells_nan_and_infinity_apart_like_numpy():
+    import numpy as np
+
     from refml_fast._arrays import non_finite
 
     for X in arrays():

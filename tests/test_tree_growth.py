@@ -8,8 +8,6 @@ import pytest
 
 pytestmark = pytest.mark.fast
 
-np = pytest.importorskip("numpy")
-
 
 def grown(model):
     tree = model.tree_
@@ -18,6 +16,8 @@ def grown(model):
 
 
 def data_sets():
+    import numpy as np
+
     rng = np.random.default_rng(5)
     centres = rng.normal(size=(6, 40)) * 0.5
     y = rng.integers(0, 6, size=700)
@@ -29,6 +29,8 @@ def data_sets():
 
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
 def test_sorting_at_nodes_grows_the_tree_presorted_segments_grow(monkeypatch, criterion):
+    import numpy as np
+
     import refml_fast
     import refml_fast.tree as fast_tree
 
@@ -68,6 +70,8 @@ def test_the_forest_sorts_at_nodes_and_its_members_are_refmls_trees():
                                      (300, 5000), (300, 70000), (3000, 50),
                                      (3000, 3_000_000), (5000, 2 ** 30)])
 def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
+    import numpy as np
+
     from refml_fast._tree_grow import MAX_BUCKETS, order_by_rank
 
     rng = np.random.default_rng(m + span)
@@ -84,6 +88,8 @@ def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
 
 
 def test_the_whole_number_gini_scan_gives_the_general_scans_costs_bit_for_bit():
+    import numpy as np
+
     from refml_fast._tree_kernels import GINI, scan_feature, scan_whole_gini
 
     rng = np.random.default_rng(11)
@@ -109,6 +115,8 @@ def test_the_whole_number_gini_scan_gives_the_general_scans_costs_bit_for_bit():
 
 @pytest.mark.parametrize("scale", [1e200, 1e-200, 3.0])
 def test_extreme_weights_give_refmls_tree_with_finite_impurities(scale):
+    import numpy as np
+
     import refml
     import refml_fast
 
