@@ -64,7 +64,7 @@ first counts the tile's
 rows below its running threshold in a loop that vectorises, and only when there are some
 walks the tile keeping the k smallest upper bounds and every row below the threshold
 (which only falls).  At the end, the exact pass goes over those few rows, re-filtered
-with the final threshold.  A query with more than 1024 such rows (many exact ties,
+with the final threshold.  A query with more than max(1024, 16 k) such rows (many exact ties,
 duplicates) is simply checked exhaustively.
 """
 
@@ -74,7 +74,7 @@ import numpy as np
 import refml.neighbors
 from refml_fast import _kdtree
 from refml_fast._config import kernel
-from refml_fast._heap import offer, sort_heap
+from refml_fast._heap import offer, offer_value, sort_heap
 from refml_fast.base import FastMixin
 
 FLOAT32_ROUNDOFF = 2.0 ** -24
@@ -84,7 +84,9 @@ CHUNK = 64 * TILE               # training rows per block when the tiles are pre
 GROUP = 4                       # queries sharing one pass over a tile
 BLOCK = 32                      # queries screened while a tile stays in cache
 KC = 256                        # features of a tile passed over by the block at a time
-CAPACITY = 1024                 # candidates kept per query before it is checked exhaustively
+CAPACITY = 1024                 # candidates kept per query (16 k when larger) before it is
+                                # checked exhaustively: the running threshold admits about
+                                # k (1 + ln(n / k)) rows
 EUCLIDEAN, MAHALANOBIS = 0, 1
 
 
@@ -335,10 +337,11 @@ def cross_tile(T, rows, tile, acc, a, first, stop):
 
 
 @kernel
-def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, best_ids,
+def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best,
                 candidates, candidate_lower):
     """Query b of the block (row g of acc) against one tile: keep the k smallest upper
-    bounds, and every row whose lower bound is below the running threshold.
+    bounds (their values only: the threshold is the k-th smallest, whichever rows tie at
+    it), and every row whose lower bound is below the running threshold.
     state[b] = [count, n_candidates, threshold, overflow]; past the buffer's capacity the
     query is flagged for an exhaustive check.  The tile's rows are first counted
     branch-free (a loop that vectorises): most tiles hold no candidate."""
@@ -362,7 +365,7 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, best
             n_candidates += 1
             upper = upper_tile[t] - twice_cross
             if count < k or upper < best[b, 0]:
-                count = offer(best[b], best_ids[b], count, upper, start + t)
+                count = offer_value(best[b], count, upper)
                 if count == k:
                     threshold = best[b, 0] + gap
     state[b, 0], state[b, 1], state[b, 2] = count, n_candidates, threshold
@@ -406,8 +409,7 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
     acc = np.empty((BLOCK, TILE), dtype=np.float32)
     state = np.empty((BLOCK, 4))
     best = np.empty((BLOCK, k))
-    best_ids = np.empty((BLOCK, k), dtype=np.int64)
-    capacity = min(n_train, CAPACITY)
+    capacity = min(n_train, max(CAPACITY, 16 * k))
     candidates = np.empty((BLOCK, capacity), dtype=np.int64)
     candidate_lower = np.empty((BLOCK, capacity))
     rows = np.empty(GROUP, dtype=np.int64)
@@ -430,7 +432,7 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
             for b in range(n_block):
                 if not exhaustive[first + b] and state[b, 3] == 0.0:
                     screen_tile(acc, b, start, upper_tile, lower_tile, gap[first + b], state,
-                                b, best, best_ids, candidates, candidate_lower)
+                                b, best, candidates, candidate_lower)
         for b in range(min(BLOCK, n_queries - first)):
             r = first + b
             n_candidates = -1 if exhaustive[r] or state[b, 3] != 0.0 else int(state[b, 1])

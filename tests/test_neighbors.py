@@ -303,3 +303,24 @@ def test_the_kd_tree_on_threads_gives_the_brute_force_neighbours():
     brute = refml_fast.KNeighborsClassifier(n_neighbors=4, algorithm="brute").fit(X, y)
     assert [a.tolist() for a in tree.kneighbors(queries)] == [
         b.tolist() for b in brute.kneighbors(queries)]
+
+
+@pytest.mark.fast
+def test_many_neighbours_screened_give_the_kd_trees_answer():
+    """k = 200 of 20,000 rows: the screen keeps about k (1 + ln(n / k)) ~ 1,100 candidates
+    per query (more than the base capacity of 1,024) and must still give exactly the
+    neighbours of the k-d tree, an independent exact search."""
+    import numpy as np
+
+    import refml_fast
+
+    rng = np.random.default_rng(17)
+    X = rng.normal(size=(20_000, 4))
+    y = rng.integers(0, 3, size=20_000)
+    queries = rng.normal(size=(40, 4))
+    results = []
+    for algorithm in ("brute", "kd_tree"):
+        model = refml_fast.KNeighborsClassifier(n_neighbors=200, algorithm=algorithm)
+        distances, indices = model.fit(X, y).kneighbors(queries)
+        results.append((distances.tolist(), indices.tolist()))
+    assert results[0] == results[1]
