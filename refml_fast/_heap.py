@@ -56,29 +56,3 @@ def sort_heap(keys, ids, count):
         ids[0], ids[end] = ids[end], ids[0]
         sift_down(keys, ids, 0, end)
 
-
-@kernel
-def offer_value(keys, count, key):
-    """``offer`` for keys alone (a max-heap of the len(keys) smallest keys offered, the
-    largest of them at keys[0]): when only the k-th smallest value matters, as for k-NN's
-    screening threshold, ties need no index; returns the new count."""
-    if count < keys.shape[0]:
-        t = count
-        keys[t] = key
-        while t > 0 and keys[t] > keys[(t - 1) // 2]:
-            parent = (t - 1) // 2
-            keys[t], keys[parent] = keys[parent], keys[t]
-            t = parent
-        return count + 1
-    if key < keys[0]:
-        keys[0] = key
-        t = 0
-        while 2 * t + 1 < count:
-            child = 2 * t + 1
-            if child + 1 < count and keys[child + 1] > keys[child]:
-                child += 1
-            if not keys[child] > keys[t]:
-                break
-            keys[t], keys[child] = keys[child], keys[t]
-            t = child
-    return count

@@ -74,7 +74,7 @@ import numpy as np
 import refml.neighbors
 from refml_fast import _kdtree
 from refml_fast._config import kernel
-from refml_fast._heap import offer, offer_value, sort_heap
+from refml_fast._heap import offer, sort_heap
 from refml_fast.base import FastMixin
 
 FLOAT32_ROUNDOFF = 2.0 ** -24
@@ -337,16 +337,22 @@ def cross_tile(T, rows, tile, acc, a, first, stop):
 
 
 @kernel
-def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best,
-                candidates, candidate_lower):
-    """Query b of the block (row g of acc) against one tile: keep the k smallest upper
-    bounds (their values only: the threshold is the k-th smallest, whichever rows tie at
-    it), and every row whose lower bound is below the running threshold.
-    state[b] = [count, n_candidates, threshold, overflow]; past the buffer's capacity the
-    query is flagged for an exhaustive check.  The tile's rows are first counted
-    branch-free (a loop that vectorises): most tiles hold no candidate."""
-    k, capacity, width = best.shape[1], candidates.shape[1], lower_tile.shape[0]
+def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, candidates,
+                candidate_lower):
+    """Query b of the block (row g of acc) against one tile: keep every row whose lower
+    bound is below the running threshold, and the upper bounds that may be among the k
+    smallest.  The threshold is the k-th smallest upper bound kept, plus the gap.
+
+    state[b] = [count, n_candidates, threshold, overflow, k-th smallest upper].  ``best[b]``
+    (room for 2k) collects upper bounds below the k-th smallest known; when it is full, a
+    selection keeps its k smallest (``keep_smallest``): O(1) per row on average instead
+    of a heap's O(log k), and only the k-th value matters (whichever rows tie at it).
+    Past the candidates' capacity the query is flagged for an exhaustive check.  The tile's
+    rows are first counted branch-free (a loop that vectorises): most tiles hold no
+    candidate."""
+    k, capacity, width = best.shape[1] // 2, candidates.shape[1], lower_tile.shape[0]
     count, n_candidates, threshold = int(state[b, 0]), int(state[b, 1]), state[b, 2]
+    kth = state[b, 4]
     hits = 0
     for t in range(width):
         if lower_tile[t] - 2.0 * acc[g, t] <= threshold:
@@ -364,11 +370,45 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best,
             candidate_lower[b, n_candidates] = lower
             n_candidates += 1
             upper = upper_tile[t] - twice_cross
-            if count < k or upper < best[b, 0]:
-                count = offer_value(best[b], count, upper)
-                if count == k:
-                    threshold = best[b, 0] + gap
-    state[b, 0], state[b, 1], state[b, 2] = count, n_candidates, threshold
+            if count < k or upper < kth:
+                best[b, count] = upper
+                count += 1
+                if count == k or count == 2 * k:
+                    kth = keep_smallest(best[b], count, k)
+                    count = k
+                    threshold = kth + gap
+    state[b, 0], state[b, 1], state[b, 2], state[b, 4] = count, n_candidates, threshold, kth
+
+
+@kernel
+def keep_smallest(values, count, k):
+    """Reorder values[:count] so that values[:k] are its k smallest; returns the k-th
+    smallest (quickselect, median-of-three pivots)."""
+    lo, hi, target = 0, count - 1, k - 1
+    while lo < hi:
+        middle = (lo + hi) // 2
+        a, b, c = values[lo], values[middle], values[hi]
+        pivot = max(min(a, b), min(max(a, b), c))
+        i, j = lo, hi
+        while i <= j:
+            while values[i] < pivot:
+                i += 1
+            while values[j] > pivot:
+                j -= 1
+            if i <= j:
+                values[i], values[j] = values[j], values[i]
+                i += 1
+                j -= 1
+        if target <= j:
+            hi = j
+        elif target >= i:
+            lo = i
+        else:
+            break
+    largest = values[0]
+    for p in range(1, k):
+        largest = max(largest, values[p])
+    return largest
 
 
 @kernel
@@ -407,8 +447,8 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
     n_queries, n_train, k = Xq.shape[0], Z.shape[0], out_squared.shape[1]
     d = Xq.shape[1]
     acc = np.empty((BLOCK, TILE), dtype=np.float32)
-    state = np.empty((BLOCK, 4))
-    best = np.empty((BLOCK, k))
+    state = np.empty((BLOCK, 5))
+    best = np.empty((BLOCK, 2 * k))
     capacity = min(n_train, max(CAPACITY, 16 * k))
     candidates = np.empty((BLOCK, capacity), dtype=np.int64)
     candidate_lower = np.empty((BLOCK, capacity))
@@ -418,6 +458,7 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
         first = block * BLOCK
         for b in range(BLOCK):
             state[b, 0], state[b, 1], state[b, 2], state[b, 3] = 0.0, 0.0, np.inf, 0.0
+            state[b, 4] = np.inf
         for start in range(0, n_train, TILE):
             stop = min(n_train, start + TILE)
             tile = tiles[start // TILE]
@@ -435,6 +476,8 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
                                 b, best, candidates, candidate_lower)
         for b in range(min(BLOCK, n_queries - first)):
             r = first + b
+            if state[b, 0] > k:  # the final threshold from the k smallest upper bounds kept
+                state[b, 2] = keep_smallest(best[b], int(state[b, 0]), k) + gap[r]
             n_candidates = -1 if exhaustive[r] or state[b, 3] != 0.0 else int(state[b, 1])
             exact_nearest(Xq[r], Z, P, metric, candidates[b], candidate_lower[b],
                           n_candidates, state[b, 2], diff, out_squared[r], out_indices[r])

@@ -324,3 +324,24 @@ def test_many_neighbours_screened_give_the_kd_trees_answer():
         distances, indices = model.fit(X, y).kneighbors(queries)
         results.append((distances.tolist(), indices.tolist()))
     assert results[0] == results[1]
+
+
+@pytest.mark.fast
+def test_keep_smallest_selects_the_k_smallest_with_ties():
+    import numpy as np
+
+    from refml_fast.neighbors import keep_smallest
+
+    rng = np.random.default_rng(5)
+    for trial in range(300):
+        count = int(rng.integers(1, 60))
+        k = int(rng.integers(1, count + 1))
+        values = rng.integers(0, 6, size=count).astype(float)  # many ties
+        if trial % 3 == 0:
+            values = rng.normal(size=count)
+        expected = np.sort(values)
+        kept = values.copy()
+        kth = keep_smallest(kept, count, k)
+        assert kth == expected[k - 1]
+        assert sorted(kept[:k]) == expected[:k].tolist()
+        assert sorted(kept) == expected.tolist()
