@@ -6,7 +6,7 @@ lecture's brute force; the answers are the same, because the tree only decides w
 are *looked at*, never how a distance is computed or how ties are broken:
 
 - every visited row gets refml's squared distance Q(x, z) = sum_j (x_j - z_j)^2 (left to
-  right, strict IEEE: ``neighbors.squared_distance``), and the k best are kept by
+  right, strict IEEE: ``_knn_search.squared_distance``), and the k best are kept by
   (Q, training index), the tie rule of docs/design.md section 4 (``_heap``);
 - a node is skipped only when no row inside its box can have a computed Q at or below the
   current k-th best.  With b the computed squared distance from x to the node's box

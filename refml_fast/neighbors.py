@@ -55,7 +55,7 @@ P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
    IEEE, no fastmath), and the k smallest by (Q, training index) are the answer: the same
    floats and the same ties as refml.
 
-One kernel does it all, blocks of 32 queries shared between the cores by ``prange``: each
+One kernel does it all (``_knn_search``), blocks of 32 queries shared between the cores by ``prange``: each
 tile of 512 training rows (stored transposed, tile by tile) meets the block 256 features at
 a time (KC; that slice of the tile, at most 512 KiB, stays in the core's cache while the
 block's queries pass over it four at a time), the products accumulating in float32 with
@@ -74,20 +74,12 @@ import numpy as np
 import refml.neighbors
 from refml_fast import _kdtree
 from refml_fast._config import kernel
-from refml_fast._heap import offer, sort_heap
+from refml_fast._knn_search import BLOCK, EUCLIDEAN, MAHALANOBIS, TILE, nearest_kernel
 from refml_fast.base import FastMixin
 
 FLOAT32_ROUNDOFF = 2.0 ** -24
 SCALE_LIMIT = 1e30              # float32 holds 3.4e38: products stay far below it
-TILE = 512                      # training rows per tile (32 features: 64 KiB of float32)
 CHUNK = 64 * TILE               # training rows per block when the tiles are prepared
-GROUP = 4                       # queries sharing one pass over a tile
-BLOCK = 32                      # queries screened while a tile stays in cache
-KC = 256                        # features of a tile passed over by the block at a time
-CAPACITY = 1024                 # candidates kept per query (16 k when larger) before it is
-                                # checked exhaustively: the running threshold admits about
-                                # k (1 + ln(n / k)) rows
-EUCLIDEAN, MAHALANOBIS = 0, 1
 
 
 class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
@@ -218,16 +210,6 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         return counts / float(self.n_neighbors)  # count / k, correctly rounded, as refml
 
 
-def training_tiles(T):
-    """T (n x d) as tiles[b] = T[b TILE:(b + 1) TILE].T, each a contiguous d x TILE block
-    (the last padded with zeros)."""
-    n, d = T.shape
-    n_tiles = -(-n // TILE)
-    padded = np.zeros((n_tiles * TILE, d), dtype=T.dtype)
-    padded[:n] = T
-    return np.ascontiguousarray(padded.reshape(n_tiles, TILE, d).transpose(0, 2, 1))
-
-
 # ----------------------------------------------------------------------------------------
 # Kernels.
 
@@ -284,203 +266,6 @@ def mean_covariance_kernel(X, mu, Sigma):
                 total += (X[i, j] - mu[j]) * (X[i, l] - mu[l])
             Sigma[j, l] = total / n
             Sigma[l, j] = Sigma[j, l]
-
-
-@kernel
-def squared_distance(x, z, P, metric, diff):
-    """refml's Q(x, z): sum_j (x_j - z_j)^2, or sum_j diff_j (sum_l P_jl diff_l)."""
-    d = x.shape[0]
-    total = 0.0
-    if metric == EUCLIDEAN:
-        for j in range(d):
-            difference = x[j] - z[j]
-            total += difference * difference
-        return total
-    for j in range(d):
-        diff[j] = x[j] - z[j]
-    for j in range(d):
-        w = 0.0
-        for l in range(d):
-            w += P[j, l] * diff[l]
-        total += diff[j] * w
-    return total
-
-
-@kernel(contract=True)
-def cross_tile(T, rows, tile, acc, a, first, stop):
-    """acc[a + g, t] += sum_j T[rows[g], j] tile[j, t] over the features first <= j < stop,
-    in float32, four terms of j at a time (any order keeps the bound
-    gamma_d sum_j |x_j z_j|).  Indexing rather than slicing inside: a slice costs an atomic
-    reference count."""
-    width = TILE
-    r0, r1, r2, r3 = rows[0], rows[1], rows[2], rows[3]
-    a0, a1, a2, a3 = a, a + 1, a + 2, a + 3
-    for j in range(first, stop - 3, 4):
-        p0, p1, p2, p3 = T[r0, j], T[r0, j + 1], T[r0, j + 2], T[r0, j + 3]
-        q0, q1, q2, q3 = T[r1, j], T[r1, j + 1], T[r1, j + 2], T[r1, j + 3]
-        u0, u1, u2, u3 = T[r2, j], T[r2, j + 1], T[r2, j + 2], T[r2, j + 3]
-        v0, v1, v2, v3 = T[r3, j], T[r3, j + 1], T[r3, j + 2], T[r3, j + 3]
-        for t in range(width):
-            w0, w1, w2, w3 = tile[j, t], tile[j + 1, t], tile[j + 2, t], tile[j + 3, t]
-            acc[a0, t] += (p0 * w0 + p1 * w1) + (p2 * w2 + p3 * w3)
-            acc[a1, t] += (q0 * w0 + q1 * w1) + (q2 * w2 + q3 * w3)
-            acc[a2, t] += (u0 * w0 + u1 * w1) + (u2 * w2 + u3 * w3)
-            acc[a3, t] += (v0 * w0 + v1 * w1) + (v2 * w2 + v3 * w3)
-    for j in range(stop - (stop - first) % 4, stop):
-        p0, q0, u0, v0 = T[r0, j], T[r1, j], T[r2, j], T[r3, j]
-        for t in range(width):
-            w0 = tile[j, t]
-            acc[a0, t] += p0 * w0
-            acc[a1, t] += q0 * w0
-            acc[a2, t] += u0 * w0
-            acc[a3, t] += v0 * w0
-
-
-@kernel
-def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, candidates,
-                candidate_lower):
-    """Query b of the block (row g of acc) against one tile: keep every row whose lower
-    bound is below the running threshold, and the upper bounds that may be among the k
-    smallest.  The threshold is the k-th smallest upper bound kept, plus the gap.
-
-    state[b] = [count, n_candidates, threshold, overflow, k-th smallest upper].  ``best[b]``
-    (room for 2k) collects upper bounds below the k-th smallest known; when it is full, a
-    selection keeps its k smallest (``keep_smallest``): O(1) per row on average instead
-    of a heap's O(log k), and only the k-th value matters (whichever rows tie at it).
-    Past the candidates' capacity the query is flagged for an exhaustive check.  The tile's
-    rows are first counted branch-free (a loop that vectorises): most tiles hold no
-    candidate."""
-    k, capacity, width = best.shape[1] // 2, candidates.shape[1], lower_tile.shape[0]
-    count, n_candidates, threshold = int(state[b, 0]), int(state[b, 1]), state[b, 2]
-    kth = state[b, 4]
-    hits = 0
-    for t in range(width):
-        if lower_tile[t] - 2.0 * acc[g, t] <= threshold:
-            hits += 1
-    if hits == 0:
-        return
-    for t in range(width):
-        twice_cross = 2.0 * acc[g, t]
-        lower = lower_tile[t] - twice_cross
-        if lower <= threshold:
-            if n_candidates == capacity:
-                state[b, 3] = 1.0
-                return
-            candidates[b, n_candidates] = start + t
-            candidate_lower[b, n_candidates] = lower
-            n_candidates += 1
-            upper = upper_tile[t] - twice_cross
-            if count < k or upper < kth:
-                best[b, count] = upper
-                count += 1
-                if count == k or count == 2 * k:
-                    kth = keep_smallest(best[b], count, k)
-                    count = k
-                    threshold = kth + gap
-    state[b, 0], state[b, 1], state[b, 2], state[b, 4] = count, n_candidates, threshold, kth
-
-
-@kernel
-def keep_smallest(values, count, k):
-    """Reorder values[:count] so that values[:k] are its k smallest; returns the k-th
-    smallest (quickselect, median-of-three pivots)."""
-    lo, hi, target = 0, count - 1, k - 1
-    while lo < hi:
-        middle = (lo + hi) // 2
-        a, b, c = values[lo], values[middle], values[hi]
-        pivot = max(min(a, b), min(max(a, b), c))
-        i, j = lo, hi
-        while i <= j:
-            while values[i] < pivot:
-                i += 1
-            while values[j] > pivot:
-                j -= 1
-            if i <= j:
-                values[i], values[j] = values[j], values[i]
-                i += 1
-                j -= 1
-        if target <= j:
-            hi = j
-        elif target >= i:
-            lo = i
-        else:
-            break
-    largest = values[0]
-    for p in range(1, k):
-        largest = max(largest, values[p])
-    return largest
-
-
-@kernel
-def exact_nearest(x, Z, P, metric, candidates, candidate_lower, n_candidates, threshold,
-                  diff, out_squared, out_indices):
-    """The k smallest exact Q(x, z_i) over the candidates below the final threshold (over
-    every training row when n_candidates < 0)."""
-    count = 0
-    n = Z.shape[0] if n_candidates < 0 else n_candidates
-    for t in range(n):
-        if n_candidates < 0 or candidate_lower[t] <= threshold:
-            i = t if n_candidates < 0 else candidates[t]
-            q = squared_distance(x, Z[i], P, metric, diff)
-            count = offer(out_squared, out_indices, count, q, i)
-    sort_heap(out_squared, out_indices, count)
-
-
-@kernel(parallel=True)
-def nearest_kernel(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, n_chunks,
-                   out_squared, out_indices):
-    """The k nearest training rows of every query by (exact Q, training index): the
-    blocks of queries split into ``n_chunks`` contiguous chunks, shared between cores."""
-    n_blocks = (Xq.shape[0] + BLOCK - 1) // BLOCK
-    for chunk in numba.prange(n_chunks):
-        nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
-                       chunk * n_blocks // n_chunks, (chunk + 1) * n_blocks // n_chunks,
-                       out_squared, out_indices)
-
-
-@kernel
-def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
-                   first_block, end_block, out_squared, out_indices):
-    """Blocks of BLOCK queries: each training tile meets the whole block, KC features at a
-    time (that slice of the tile stays in cache while GROUP queries after GROUP queries
-    pass over it), and is then screened; at the end the exact pass."""
-    n_queries, n_train, k = Xq.shape[0], Z.shape[0], out_squared.shape[1]
-    d = Xq.shape[1]
-    acc = np.empty((BLOCK, TILE), dtype=np.float32)
-    state = np.empty((BLOCK, 5))
-    best = np.empty((BLOCK, 2 * k))
-    capacity = min(n_train, max(CAPACITY, 16 * k))
-    candidates = np.empty((BLOCK, capacity), dtype=np.int64)
-    candidate_lower = np.empty((BLOCK, capacity))
-    rows = np.empty(GROUP, dtype=np.int64)
-    diff = np.empty(Xq.shape[1])
-    for block in range(first_block, end_block):
-        first = block * BLOCK
-        for b in range(BLOCK):
-            state[b, 0], state[b, 1], state[b, 2], state[b, 3] = 0.0, 0.0, np.inf, 0.0
-            state[b, 4] = np.inf
-        for start in range(0, n_train, TILE):
-            stop = min(n_train, start + TILE)
-            tile = tiles[start // TILE]
-            upper_tile, lower_tile = z_upper[start:stop], z_lower[start:stop]
-            n_block = min(BLOCK, n_queries - first)
-            acc[:] = 0.0
-            for feature in range(0, d, KC):
-                for group in range(0, n_block, GROUP):
-                    for g in range(GROUP):
-                        rows[g] = min(first + group + g, n_queries - 1)
-                    cross_tile(T, rows, tile, acc, group, feature, min(d, feature + KC))
-            for b in range(n_block):
-                if not exhaustive[first + b] and state[b, 3] == 0.0:
-                    screen_tile(acc, b, start, upper_tile, lower_tile, gap[first + b], state,
-                                b, best, candidates, candidate_lower)
-        for b in range(min(BLOCK, n_queries - first)):
-            r = first + b
-            if state[b, 0] > k:  # the final threshold from the k smallest upper bounds kept
-                state[b, 2] = keep_smallest(best[b], int(state[b, 0]), k) + gap[r]
-            n_candidates = -1 if exhaustive[r] or state[b, 3] != 0.0 else int(state[b, 1])
-            exact_nearest(Xq[r], Z, P, metric, candidates[b], candidate_lower[b],
-                          n_candidates, state[b, 2], diff, out_squared[r], out_indices[r])
 
 
 @kernel

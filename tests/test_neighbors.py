@@ -330,7 +330,7 @@ def test_many_neighbours_screened_give_the_kd_trees_answer():
 def test_keep_smallest_selects_the_k_smallest_with_ties():
     import numpy as np
 
-    from refml_fast.neighbors import keep_smallest
+    from refml_fast._knn_search import keep_smallest
 
     rng = np.random.default_rng(5)
     for trial in range(300):
