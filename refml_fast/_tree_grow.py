@@ -93,29 +93,6 @@ def scan(rows, ranks, X, feature, codes, weights, criterion, whole_gini, best_co
 
 
 @kernel
-def find_split(X, sorted_rows, sorted_ranks, codes, weights, start, end, criterion, whole_gini,
-               selected, scratch, best_counts):
-    """(feature, rows on the left, threshold) of the best split over the presorted
-    segments; feature -1 if none.  Features in increasing j, strict improvement only."""
-    best_cost = np.inf
-    best_feature = LEAF
-    best_n_left = 0
-    best_threshold = 0.0
-    for j in range(selected.shape[0]):
-        if not selected[j]:
-            continue
-        cost, n_left, threshold = scan(
-            sorted_rows[j, start:end], sorted_ranks[j, start:end], X, j, codes, weights,
-            criterion, whole_gini, best_cost, scratch, best_counts)
-        if n_left >= 0:
-            best_cost = cost
-            best_feature = j
-            best_n_left = n_left
-            best_threshold = threshold
-    return best_feature, best_n_left, best_threshold
-
-
-@kernel
 def order_by_rank(ranks_j, node_rows, out_rows, out_ranks, tmp_rows, tmp_ranks, counts):
     """``out_rows[:m]`` / ``out_ranks[:m]``: the node's rows (ascending row ids) in a stable
     order by their ranks ``ranks_j``, so by (rank, row id).  A linear sort: one counting
@@ -179,31 +156,36 @@ def counting_pass(src_rows, src_ranks, dst_rows, dst_ranks, m, lo, shift, mask, 
 
 
 @kernel
-def find_split_sorting(X, ranks, rows, codes, weights, start, end, criterion, whole_gini,
-                       selected, buffers, counts, scratch, best_counts):
-    """``find_split`` for a node whose rows are ``rows[start:end]`` (ascending row ids):
-    each searched feature orders them by (rank, row id) first (``order_by_rank``; buffers:
-    4 rows of n_kept).  Also returns the highest rank on the left."""
+def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, counts, codes,
+               weights, start, end, criterion, whole_gini, selected, scratch, best_counts):
+    """(feature, rows on the left, threshold, highest rank on the left) of the best split of
+    the node [start, end), feature -1 if none; features in increasing j, strict improvement
+    only.  Each searched feature's rows in (rank, row id) order are its presorted segment,
+    or, when the tree sorts at its nodes, ``rows[start:end]`` (ascending row ids) ordered
+    by ``order_by_rank`` into ``buffers`` (4 rows of n_kept)."""
     n_node = end - start
     best_cost = np.inf
     best_feature = LEAF
     best_n_left = 0
     best_threshold = 0.0
     boundary = 0
-    row_buffer, rank_buffer = buffers[0, :n_node], buffers[1, :n_node]
     for j in range(selected.shape[0]):
         if not selected[j]:
             continue
-        order_by_rank(ranks[j], rows[start:end], row_buffer, rank_buffer, buffers[2],
-                      buffers[3], counts)
-        cost, n_left, threshold = scan(row_buffer, rank_buffer, X, j, codes, weights,
+        if sorting:
+            node_rows, node_ranks = buffers[0, :n_node], buffers[1, :n_node]
+            order_by_rank(ranks[j], rows[start:end], node_rows, node_ranks, buffers[2],
+                          buffers[3], counts)
+        else:
+            node_rows, node_ranks = sorted_rows[j, start:end], sorted_ranks[j, start:end]
+        cost, n_left, threshold = scan(node_rows, node_ranks, X, j, codes, weights,
                                        criterion, whole_gini, best_cost, scratch, best_counts)
         if n_left >= 0:
             best_cost = cost
             best_feature = j
             best_n_left = n_left
             best_threshold = threshold
-            boundary = rank_buffer[n_left - 1]
+            boundary = node_ranks[n_left - 1]
     return best_feature, best_n_left, best_threshold, boundary
 
 
@@ -340,19 +322,14 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
             continue
         select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates, state,
                         order, selected)
+        feature, n_left, threshold, boundary = find_split(
+            X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets, codes, weights,
+            start, end, criterion, whole_gini, selected, scratch, best_counts)
+        if feature == LEAF:
+            continue
         if sorting:
-            feature, n_left, threshold, boundary = find_split_sorting(
-                X, ranks, rows, codes, weights, start, end, criterion, whole_gini, selected,
-                buffers, buckets, scratch, best_counts)
-            if feature == LEAF:
-                continue
             partition_rows(ranks, rows, start, end, feature, boundary, row_buffer)
         else:
-            feature, n_left, threshold = find_split(X, sorted_rows, sorted_ranks, codes,
-                                                    weights, start, end, criterion,
-                                                    whole_gini, selected, scratch, best_counts)
-            if feature == LEAF:
-                continue
             partition_node(sorted_rows, sorted_ranks, start, end, feature, n_left, goes_left,
                            row_buffer, rank_buffer)
         nodes[node, FEATURE] = feature
