@@ -29,9 +29,11 @@ They never divide by a vanishing weight, never overflow for finite weights, and 
 exactly for a pure node.  The Gini sum has only non-negative terms (c_k <= W), so it
 cancels nothing; it divides once per node, and for whole-number weights its numerator is
 an exact integer, which lets refml_fast find it in O(1) per row instead of O(K).  Only for
-extreme W, where c_k (W - c_k) could overflow or underflow, does it divide class by class.  On the print: the lecture file prints the Gini index as
-"sum_k p_k (1 p_k)", the minus sign lost in extraction; sum_k p_k (1 - p_k) =
-1 - sum_k p_k^2 is the Gini index (tests/test_tree.py checks 1/2 on a 50/50 node).
+extreme W, where c_k (W - c_k) could overflow or underflow, does it divide class by class.
+
+On the print: the lecture file prints the Gini index as "sum_k p_k (1 p_k)", the minus
+sign lost in extraction; sum_k p_k (1 - p_k) = 1 - sum_k p_k^2 is the Gini index
+(tests/test_tree.py checks 1/2 on a 50/50 node).
 """
 
 import math

@@ -164,10 +164,10 @@ def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost, 
 @kernel
 def scan_whole_gini(rows, ranks, X, feature, codes, weights, best_cost, scratch, best_counts):
     """``scan_feature`` for the Gini criterion when every weight is a whole number and the
-    node's W^2 < 2^53 (``whole_weights``), in O(1) per row instead of O(K).
+    total W <= 2^26 (``whole_weights``), in O(1) per row instead of O(K).
 
     Then every class weight, every W and every sum of products below is an integer under
-    2^53, so each float operation is exact and its order does not matter.  The Gini
+    2^53 (at most 2 W^2), so each float operation is exact and its order does not matter.  The Gini
     numerator sum_k c_k (W - c_k) equals W^2 - sum_k c_k^2; the sums of squares are kept
     up to date as one class weight moves from right to left ((c + w)^2 - c^2 = w (2c + w)),
     W_left is a running sum, W_right = W - W_left.  The numerators are the integers the

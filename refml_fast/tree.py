@@ -7,7 +7,6 @@ and the vectorised leaf votes and frequencies.  Pruning is refml's code run on t
 contents (it is linear in the number of nodes).
 """
 
-
 import numpy as np
 
 import refml.tree
