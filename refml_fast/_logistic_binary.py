@@ -153,6 +153,79 @@ def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
     return data_loss / n + 0.5 * alpha * penalty
 
 
+def sample_terms(X, codes, theta, fit_intercept, losses, residuals, weights, n_chunks):
+    """Pass one of ``objective_two_pass``: for every sample, independently, the loss term
+    log(1 + e^z) - z_y, the residual P_i1 - y_i and the Hessian weight P_i1 (1 - P_i1), as
+    ``objective_binary`` computes them (eight rows' scores interleaved, the last n mod 8
+    one at a time).  Chunks of whole blocks of eight go to the threads (``prange``)."""
+    n = X.shape[0]
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for chunk in prange(n_chunks):
+        z = np.empty(BLOCK)
+        for block in range(chunk * n_blocks // n_chunks, (chunk + 1) * n_blocks // n_chunks):
+            first = block * BLOCK
+            count = min(BLOCK, n - first)
+            if count == BLOCK:
+                block_scores(X, first, theta, fit_intercept, z)
+            else:
+                for b in range(count):
+                    z[b] = row_score(X, first + b, theta, fit_intercept)
+            for b in range(count):
+                i = first + b
+                probability, log_normaliser = probability_and_log_normaliser(z[b])
+                weights[i] = probability * (1.0 - probability)
+                z_y = z[b] if codes[i] > 0 else 0.0
+                losses[i] = log_normaliser - z_y
+                residuals[i] = probability - (1.0 if codes[i] == 1 else 0.0)
+
+
+sample_terms_parallel = kernel(parallel=True)(sample_terms)
+sample_terms_serial = kernel(sample_terms)
+
+
+@kernel
+def sums_in_order(X, theta, fit_intercept, alpha, losses, residuals, gradient):
+    """Pass two of ``objective_two_pass``: the loss and the gradient summed sample after
+    sample, the additions of ``objective_binary`` in its order; returns the objective."""
+    n, d = X.shape
+    p = d + (1 if fit_intercept else 0)
+    for j in range(p):
+        gradient[j] = 0.0
+    data_loss = 0.0
+    for i in range(n):
+        data_loss += losses[i]
+        r = residuals[i]
+        for j in range(d):
+            gradient[j] += r * X[i, j]
+        if fit_intercept:
+            gradient[d] += r * 1.0
+    penalty = 0.0
+    for j in range(d):
+        penalty += theta[j] * theta[j]
+    for j in range(p):
+        ridge = alpha * theta[j] if j < d else 0.0
+        gradient[j] = gradient[j] / n + ridge
+    return data_loss / n + 0.5 * alpha * penalty
+
+
+def objective_two_pass(X, codes, theta, fit_intercept, alpha, gradient, weights):
+    """``objective_binary``'s floats in two passes: the per-sample terms (an exponential and
+    a logarithm each, most of the work when d is small) on every core, then the sums in
+    sample order on one.  Measured against ``objective_binary`` on 2 cores: 2x faster at
+    d <= 16, 1.2-1.6x at d = 24-50, even at d = 100-500, slower beyond (X is read twice),
+    and no gain below a few thousand samples; hence ``TWO_PASS_FEATURES`` and
+    ``TWO_PASS_SAMPLES``."""
+    n = X.shape[0]
+    losses, residuals = np.empty(n), np.empty(n)
+    run_parallel(sample_terms_parallel, sample_terms_serial, True, X, codes, theta,
+                 fit_intercept, losses, residuals, weights, 4 * numba.get_num_threads())
+    return sums_in_order(X, theta, fit_intercept, alpha, losses, residuals, gradient)
+
+
+TWO_PASS_FEATURES = 128   # at most this many features
+TWO_PASS_SAMPLES = 4_096   # at least this many samples
+
+
 @kernel
 def sample_weights_binary(X, theta, fit_intercept, weights):
     """weights[i] = P_i1 (1 - P_i1) at theta (as ``objective_binary`` writes them)."""

@@ -53,8 +53,11 @@ class LogisticRegression(FastMixin, reference.LogisticRegression):
         gradient = np.empty(theta.shape[0])
         if self._n_free() == 1:
             weights = np.empty(X.shape[0])
-            loss = binary.objective_binary(X, codes, theta, self.fit_intercept,
-                                           float(self.alpha), gradient, weights)
+            two_pass = (X.shape[1] <= binary.TWO_PASS_FEATURES
+                        and X.shape[0] >= binary.TWO_PASS_SAMPLES)
+            objective = binary.objective_two_pass if two_pass else binary.objective_binary
+            loss = objective(X, codes, theta, self.fit_intercept, float(self.alpha), gradient,
+                             weights)
             # The Hessian at theta needs these P(1 - P); Newton asks for it next whenever
             # the line search accepts theta.
             self._curvature = (X, theta, weights)

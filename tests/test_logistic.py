@@ -503,3 +503,45 @@ def test_kernels_run_as_plain_python_with_the_same_result():
             "              m.predict_proba(X[:5]).tolist())\n")
     compiled, plain = compiled_and_plain(code)
     assert plain == compiled and compiled.count("\n") == 6
+
+
+@pytest.mark.fast
+def test_the_two_pass_binary_objective_gives_the_fused_ones_floats():
+    """Terms on every core, then sums in sample order: the loss, the gradient and the
+    Hessian weights of ``objective_binary``, bit for bit (n mod 8 tails included)."""
+    import numpy as np
+
+    from refml_fast import _logistic_binary as binary
+
+    rng = np.random.default_rng(9)
+    for n, d in [(4_099, 3), (9, 16), (1, 2), (20_003, 11)]:
+        X = rng.normal(size=(n, d)) * rng.choice([1e-3, 1.0, 30.0])
+        codes = rng.integers(0, 2, size=n).astype(np.int64)
+        for fit_intercept in (True, False):
+            theta = rng.normal(size=d + fit_intercept) * 3.0
+            for alpha in (0.0, 0.25):
+                results = []
+                for objective in (binary.objective_binary, binary.objective_two_pass):
+                    gradient, weights = np.empty(theta.shape[0]), np.empty(n)
+                    loss = objective(X, codes, theta, fit_intercept, alpha, gradient, weights)
+                    results.append((loss, gradient.tolist(), weights.tolist()))
+                assert results[0] == results[1]
+
+
+@pytest.mark.fast
+def test_a_fit_through_the_two_pass_objective_is_refmls():
+    import numpy as np
+
+    import refml
+    import refml_fast
+    from refml_fast import _logistic_binary as binary
+
+    rng = np.random.default_rng(4)
+    n = binary.TWO_PASS_SAMPLES + 5
+    X = rng.normal(size=(n, 3))
+    y = (X @ [1.0, -2.0, 0.5] + rng.logistic(size=n) > 0).astype(int)
+    fast = refml_fast.LogisticRegression().fit(X, y)
+    reference = refml.LogisticRegression().fit(X.tolist(), y.tolist())
+    assert fast.n_iter_ == reference.n_iter_
+    assert fast.coef_.tolist() == np.asarray(reference.coef_).tolist()
+    assert np.asarray(fast.intercept_).tolist() == np.asarray(reference.intercept_).tolist()
