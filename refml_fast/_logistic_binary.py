@@ -99,6 +99,20 @@ def probability_and_log_normaliser(z):
 
 
 @kernel
+def finish_objective(theta, d, alpha, n, data_loss, gradient):
+    """The mean loss plus the ridge, (data_loss / n) + (alpha / 2) ||theta_1..d||^2, and
+    the gradient's sums made means plus alpha theta_j (not for the intercept), in refml's
+    order."""
+    penalty = 0.0
+    for j in range(d):
+        penalty += theta[j] * theta[j]
+    for j in range(gradient.shape[0]):
+        ridge = alpha * theta[j] if j < d else 0.0
+        gradient[j] = gradient[j] / n + ridge
+    return data_loss / n + 0.5 * alpha * penalty
+
+
+@kernel
 def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
     """``_logistic_kernels.objective`` for K = 2 (same floats).
 
@@ -144,13 +158,7 @@ def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
             if fit_intercept:
                 gradient[d] += r[0] * 1.0
         i += block
-    penalty = 0.0
-    for j in range(d):
-        penalty += theta[j] * theta[j]
-    for j in range(p):
-        ridge = alpha * theta[j] if j < d else 0.0
-        gradient[j] = gradient[j] / n + ridge
-    return data_loss / n + 0.5 * alpha * penalty
+    return finish_objective(theta, d, alpha, n, data_loss, gradient)
 
 
 def sample_terms(X, codes, theta, fit_intercept, losses, residuals, weights, n_chunks):
@@ -199,13 +207,7 @@ def sums_in_order(X, theta, fit_intercept, alpha, losses, residuals, gradient):
             gradient[j] += r * X[i, j]
         if fit_intercept:
             gradient[d] += r * 1.0
-    penalty = 0.0
-    for j in range(d):
-        penalty += theta[j] * theta[j]
-    for j in range(p):
-        ridge = alpha * theta[j] if j < d else 0.0
-        gradient[j] = gradient[j] / n + ridge
-    return data_loss / n + 0.5 * alpha * penalty
+    return finish_objective(theta, d, alpha, n, data_loss, gradient)
 
 
 def objective_two_pass(X, codes, theta, fit_intercept, alpha, gradient, weights):
