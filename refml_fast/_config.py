@@ -2,16 +2,19 @@
 
 Kernels are compiled lazily on first call, with strict IEEE arithmetic (never ``fastmath``)
 so that they reproduce refml's floats.  ``cache=True`` keeps compiled kernels on disk
-between processes; set ``REFML_NUMBA_CACHE=0`` to turn the cache off.  Set
+between processes (dropped whole on import when any source of refml or refml_fast
+changed: ``drop_stale_kernels``); set ``REFML_NUMBA_CACHE=0`` to turn the cache off.  Set
 ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python (for coverage and debugging).
 """
 
+import hashlib
 import os
 import threading
 
 import numba
 
 CACHE = os.environ.get("REFML_NUMBA_CACHE", "1") != "0"
+SOURCES_MARK = "refml_sources.sha256"
 
 
 def kernel(function=None, *, parallel=False, contract=False):
@@ -55,11 +58,67 @@ def cold_cache():
     to the sources, or under NUMBA_CACHE_DIR)."""
     if not CACHE:
         return True
-    places = [os.path.join(os.path.dirname(__file__), "__pycache__")]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        places.append(os.environ["NUMBA_CACHE_DIR"])
-    for place in places:
+    for place in cache_places():
         for _, _, files in os.walk(place):
             if any(name.endswith(".nbi") for name in files):
                 return False
     return True
+
+
+def cache_places():
+    """Where Numba keeps this package's compiled kernels: __pycache__ next to the sources,
+    and NUMBA_CACHE_DIR when it is set."""
+    places = [os.path.join(os.path.dirname(__file__), "__pycache__")]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        places.append(os.environ["NUMBA_CACHE_DIR"])
+    return places
+
+
+def sources_digest(folders=None):
+    """SHA-256 of the sources (*.py) of refml_fast and refml (kernels bake refml's constants
+    in), or of ``folders``."""
+    digest = hashlib.sha256()
+    package = os.path.dirname(os.path.abspath(__file__))
+    for folder in folders or (package, os.path.join(os.path.dirname(package), "refml")):
+        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            if name.endswith(".py"):
+                digest.update(name.encode())
+                with open(os.path.join(folder, name), "rb") as source:
+                    digest.update(source.read())
+    return digest.hexdigest()
+
+
+def drop_stale_kernels(places=None, digest=None):
+    """Delete the cached kernels of this package when any source changed since they were
+    compiled.  Numba checks a cached function against its own file only, so a kernel that
+    calls a kernel of another module (they all do) would keep the callee's old code after
+    that module changed: a tree grown with an old impurity, silently.  A mark file in each
+    cache place records the sources' digest; a different digest removes the *.nbi/*.nbc
+    files of refml_fast there (under NUMBA_CACHE_DIR only those in refml_fast's folders).
+    Failures (a read-only install) are ignored: Numba then compiles in memory."""
+    if not CACHE:
+        return
+    digest = digest or sources_digest()
+    for place in places or cache_places():
+        mark = os.path.join(place, SOURCES_MARK)
+        try:
+            with open(mark) as stored:
+                if stored.read() == digest:
+                    continue
+        except OSError:
+            pass
+        try:
+            for folder, _, files in os.walk(place):
+                if "refml_fast" not in os.path.abspath(folder):
+                    continue
+                for name in files:
+                    if name.endswith((".nbi", ".nbc")):
+                        os.remove(os.path.join(folder, name))
+            os.makedirs(place, exist_ok=True)
+            with open(mark, "w") as stored:
+                stored.write(digest)
+        except OSError:
+            pass
+
+
+drop_stale_kernels()

@@ -1,7 +1,8 @@
-"""refml_fast's scans over the float bits (issue 12): the finiteness check behind every
-estimator's validation and the largest magnitude behind the solvers' stopping rules give
-the answers of the plain float loops they replaced, NaN, infinities and signed zeros
-included."""
+"""refml_fast's plumbing under every kernel (issue 12): the scans over the float bits (the
+finiteness check behind every estimator's validation and the largest magnitude behind the
+solvers' stopping rules give the answers of the plain float loops they replaced, NaN,
+infinities and signed zeros included), and the kernel cache, dropped whole when any source
+changes."""
 
 import pytest
 
@@ -60,3 +61,43 @@ def test_largest_magnitude_is_the_plain_loops_maximum():
     for X in arrays():
         assert largest_magnitude(X) == plain_largest(X)
         assert largest_magnitude(X[0]) == plain_largest(X[0])
+
+
+def test_a_change_of_any_source_drops_every_cached_kernel(tmp_path):
+    """Numba checks a cached kernel against its own file only; refml_fast drops its whole
+    cache when the digest of the sources changes (a kernel inlines kernels of other
+    modules), and keeps it while the digest is the same."""
+    from refml_fast import _config
+
+    ours = tmp_path / "refml_fast" / "__pycache__"
+    theirs = tmp_path / "other" / "__pycache__"
+    for folder in (ours, theirs):
+        folder.mkdir(parents=True)
+        (folder / "m.f-1.py311.nbi").write_text("index")
+        (folder / "m.f-1.py311.1.nbc").write_text("code")
+    _config.drop_stale_kernels(places=[str(tmp_path)], digest="first")
+    assert sorted(p.name for p in ours.iterdir()) == []
+    assert len(list(theirs.iterdir())) == 2                 # not this package's
+    assert (tmp_path / _config.SOURCES_MARK).read_text() == "first"
+    (ours / "m.g-2.py311.nbi").write_text("index")          # compiled since
+    _config.drop_stale_kernels(places=[str(tmp_path)], digest="first")
+    assert [p.name for p in ours.iterdir()] == ["m.g-2.py311.nbi"]
+    _config.drop_stale_kernels(places=[str(tmp_path)], digest="second")
+    assert list(ours.iterdir()) == []
+
+
+def test_the_sources_digest_changes_with_any_source_file(tmp_path):
+    from refml_fast import _config
+
+    fast, reference = tmp_path / "refml_fast", tmp_path / "refml"
+    for folder in (fast, reference):
+        folder.mkdir()
+        (folder / "a.py").write_text("A = 1\n")
+    (reference / "notes.txt").write_text("not a source")
+    folders = [str(fast), str(reference)]
+    before = _config.sources_digest(folders)
+    (reference / "notes.txt").write_text("changed, still not a source")
+    assert _config.sources_digest(folders) == before
+    (reference / "a.py").write_text("A = 2\n")               # e.g. a constant a kernel reads
+    assert _config.sources_digest(folders) != before
+    assert len(_config.sources_digest()) == 64                # the installed packages
