@@ -55,4 +55,3 @@ def sort_heap(keys, ids, count):
         keys[0], keys[end] = keys[end], keys[0]
         ids[0], ids[end] = ids[end], ids[0]
         sift_down(keys, ids, 0, end)
-

@@ -55,12 +55,12 @@ P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
    IEEE, no fastmath), and the k smallest by (Q, training index) are the answer: the same
    floats and the same ties as refml.
 
-One kernel does it all (``_knn_search``), blocks of 32 queries shared between the cores by ``prange``: each
-tile of 512 training rows (stored transposed, tile by tile) meets the block 256 features at
-a time (KC; that slice of the tile, at most 512 KiB, stays in the core's cache while the
-block's queries pass over it four at a time), the products accumulating in float32 with
-fused multiply-adds allowed (fewer roundings: the bound above still holds); then each query
-first counts the tile's
+One kernel does it all (``_knn_search``), blocks of 32 queries shared between the cores by
+``prange``: each tile of 512 training rows (stored transposed, tile by tile) meets the block
+256 features at a time (KC; that slice of the tile, at most 512 KiB, stays in the core's
+cache while the block's queries pass over it four at a time), the products accumulating in
+float32 with fused multiply-adds allowed (fewer roundings: the bound above still holds);
+then each query first counts the tile's
 rows below its running threshold in a loop that vectorises, and only when there are some
 walks the tile keeping the k smallest upper bounds and every row below the threshold
 (which only falls).  At the end, the exact pass goes over those few rows, re-filtered
