@@ -41,7 +41,7 @@ ESTIMATORS = {
                                       "predict", False),
     "LogisticRegression": ("LogisticRegression()", None, None, "predict", False),
     "LeastSquaresClassifier": ("LeastSquaresClassifier()", None, None, "predict", True),
-    "Perceptron": ("Perceptron(max_iter=5)", None, None, "predict", True),
+    "Perceptron": ("Perceptron(max_iter=5, tol=None)", None, None, "predict", True),
     "SVC(linear)": ("SVC(kernel='linear')", 20_000, None, "predict", True),
     "SVC(rbf)": ("SVC(kernel='rbf')", 20_000, None, "predict", True),
     "KNeighborsClassifier": ("KNeighborsClassifier(n_neighbors=5)", None, 10_000, "predict",

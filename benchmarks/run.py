@@ -73,7 +73,7 @@ def main(argv=None):
     parser.add_argument("--grid", action="store_true",
                         help="run the shape grid (benchmarks/grid.py) instead")
     parser.add_argument("--other", action="store_true",
-                        help="with --grid: the second grid of 41 other shapes")
+                        help="with --grid: the second grid of 42 other shapes")
     args = parser.parse_args(argv)
     if args.grid:
         args.repeat = args.repeat or 3

@@ -38,7 +38,7 @@ def fit(instance, max_iter):
 
     model = refml.Perceptron(order=instance["order"], learning_rate=instance["learning_rate"],
                              fit_intercept=instance["fit_intercept"], max_iter=max_iter,
-                             random_state=instance["seed"])
+                             tol=None, random_state=instance["seed"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return model.fit(instance["X"], instance["y"])

@@ -109,7 +109,8 @@ def fit(instance, max_iter=1000, store_trajectory=False):
 
     model = refml.Perceptron(order=instance["order"], learning_rate=instance["learning_rate"],
                              fit_intercept=instance["fit_intercept"], max_iter=max_iter,
-                             random_state=instance["seed"], store_trajectory=store_trajectory)
+                             tol=None, random_state=instance["seed"],
+                             store_trajectory=store_trajectory)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return model.fit(instance["X"], instance["y"])

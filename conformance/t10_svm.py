@@ -214,7 +214,7 @@ def check_maximum_margin(instance):
     separable, lp = refml.linear_separability(X, instance["y"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        perceptron = refml.Perceptron(max_iter=100_000).fit(X, instance["y"])
+        perceptron = refml.Perceptron(max_iter=100_000, tol=None).fit(X, instance["y"])
     theta = instance["theta"]
     others = [margin(theta[1:], theta[0]), margin(lp[1:], lp[0]),
               margin(perceptron.coef_, perceptron.intercept_)]

@@ -99,7 +99,7 @@ def check_perceptron(instance):
     cap = math.floor(perceptron_bound(X, y, w)) + 1 if separable else 50
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = refml.Perceptron(fit_intercept=True, max_iter=cap).fit(X, y)
+        model = refml.Perceptron(fit_intercept=True, max_iter=cap, tol=None).fit(X, y)
     return 0.0 if model.converged_ == separable else -1.0
 
 

@@ -9,6 +9,7 @@ from .t04_perceptron import separable_dataset
 ORDERS = ("cyclic", "batch", "random", "uniform")
 SCHEDULES = ("constant", "decreasing")
 STEPS = (1.0, 0.5, 0.1, 2.0)
+TOLS = (None, 1e-3, 0.0, 0.1)
 
 
 def make_perceptron(package, rng):
@@ -17,6 +18,8 @@ def make_perceptron(package, rng):
                               learning_rate=STEPS[rng.randbelow(len(STEPS))],
                               fit_intercept=rng.random() < 0.5,
                               max_iter=1 + rng.randbelow(20),
+                              tol=TOLS[rng.randbelow(len(TOLS))],
+                              n_iter_no_change=1 + rng.randbelow(5),
                               random_state=rng.randbelow(2 ** 31))
 
 

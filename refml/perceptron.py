@@ -25,6 +25,15 @@ sum gamma_t = infinity and sum gamma_t^2 < infinity: theta then stabilises even 
 separator exists ([MATH412]).  ``max_iter`` counts passes: n points examined (n sweeps,
 n examinations of batch scans, n draws).
 
+Stopping early (beyond the lectures, scikit-learn's rule).  On data that no hyperplane
+separates every pass finds a mistake, and the lectures' loop runs all ``max_iter`` passes.
+With ``tol`` set, a pass also sums the perceptron loss max(0, -y_i theta'x~_i) of each
+point it examines, theta as it is at that moment (the running estimate of [Yan]'s
+criterion that a stochastic gradient method sees; order="random" examines the point it
+draws).  A pass whose loss is not below best - tol * n, best the lowest pass loss so far,
+counts as no improvement; ``n_iter_no_change`` of them in a row stop the fit, unconverged.
+A pass with no mistake still stops it first, converged.  ``tol=None`` is the lectures' rule.
+
 Theorem 2.3 ([Wainwright-L2]; Novikoff's proof in [NN-Notes]): on data separated by theta*
 with margin delta = min_i y_i theta*'x_i / ||theta*|| > 0 and R = max_i ||x_i||, the number
 of updates is at most R^2 / delta^2 (``mistake_bound``), for every order and constant step.
@@ -72,6 +81,35 @@ def step_size(learning_rate, decreasing, t):
     return learning_rate / t if decreasing else learning_rate
 
 
+def mistake_loss(theta, x, y):
+    """max(0, -y theta'x): 0 for a point classified right, else |theta'x| (> 0 or NaN),
+    and 0.0 for a point on the boundary, which ``is_mistake`` counts as a mistake."""
+    margin = y * linalg.dot(theta, x)
+    return 0.0 if margin > 0.0 else -margin
+
+
+class Patience:
+    """The early stop: ``no_improvement(loss)`` after each pass is True when the last
+    ``n_iter_no_change`` passes all had loss >= best - tol * n.  tol=None never stops."""
+
+    def __init__(self, tol, n_iter_no_change, n):
+        self.margin = None if tol is None else float(tol) * n
+        self.n_iter_no_change = n_iter_no_change
+        self.best = math.inf
+        self.count = 0
+
+    def no_improvement(self, loss):
+        if self.margin is None:
+            return False
+        if loss > self.best - self.margin:
+            self.count += 1
+        else:
+            self.count = 0
+        if loss < self.best:
+            self.best = loss
+        return self.count >= self.n_iter_no_change
+
+
 def update(theta, x, step, trajectory):
     """theta <- theta + step x in place, step = gamma_t y_i (the greedy update of [NN-Notes]:
     afterwards y_i theta'x_i has grown by gamma_t ||x_i||^2)."""
@@ -81,38 +119,49 @@ def update(theta, x, step, trajectory):
         trajectory.append(list(theta))
 
 
-def cyclic_passes(rows, y, learning_rate, decreasing, max_iter, trajectory):
+def cyclic_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience):
     """Passes over i = 1..n, correcting every mistake met ([MATH412])."""
     n = len(rows)
     theta = [0.0] * len(rows[0])
     n_mistakes = t = 0
     for n_pass in range(1, max_iter + 1):
         mistakes_in_pass = 0
+        loss = 0.0
         for i in range(n):
             t += 1
             if is_mistake(theta, rows[i], y[i]):
+                loss += mistake_loss(theta, rows[i], y[i])
                 update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i],
                        trajectory)
                 mistakes_in_pass += 1
         n_mistakes += mistakes_in_pass
         if mistakes_in_pass == 0:
             return theta, n_mistakes, n_pass, True
+        if patience.no_improvement(loss):
+            return theta, n_mistakes, n_pass, False
     return theta, n_mistakes, max_iter, False
 
 
-def batch_passes(rows, y, learning_rate, decreasing, max_iter, trajectory):
-    """[NN-Notes], Algorithm 5: correct the first mistake of a scan from i = 1, rescan."""
+def batch_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience):
+    """[NN-Notes], Algorithm 5: correct the first mistake of a scan from i = 1, rescan.
+    A pass (for ``patience``) ends after every n-th examination, mid-scan or not."""
     n = len(rows)
     theta = [0.0] * len(rows[0])
     n_mistakes = examined = 0
     cap = max_iter * n
+    loss = 0.0
     while True:
         first_mistake = None
         for i in range(n):
             if examined == cap:
                 return theta, n_mistakes, max_iter, False
+            if examined > 0 and examined % n == 0:
+                if patience.no_improvement(loss):
+                    return theta, n_mistakes, examined // n, False
+                loss = 0.0
             examined += 1
             if is_mistake(theta, rows[i], y[i]):
+                loss += mistake_loss(theta, rows[i], y[i])
                 first_mistake = i
                 break
         if first_mistake is None:  # "else output w^(t)"
@@ -123,36 +172,48 @@ def batch_passes(rows, y, learning_rate, decreasing, max_iter, trajectory):
         n_mistakes += 1
 
 
-def random_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, generator):
+def random_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience,
+                  generator):
     """[Wainwright-L2]: pick i uniformly in m(theta^t) (listed by index), until it is empty."""
     n = len(rows)
     theta = [0.0] * len(rows[0])
     n_mistakes = 0
+    loss = 0.0
     for t in range(1, max_iter * n + 1):
         mistakes = [i for i in range(n) if is_mistake(theta, rows[i], y[i])]
         if not mistakes:
             return theta, n_mistakes, (t - 1) // n + 1, True
+        if t > 1 and (t - 1) % n == 0:
+            if patience.no_improvement(loss):
+                return theta, n_mistakes, (t - 1) // n, False
+            loss = 0.0
         i = mistakes[generator.randbelow(len(mistakes))]
+        loss += mistake_loss(theta, rows[i], y[i])
         update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i], trajectory)
         n_mistakes += 1
     return theta, n_mistakes, max_iter, False
 
 
-def uniform_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, generator):
+def uniform_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience,
+                   generator):
     """[MATH412]: repeat t <- t + 1, pick (x_i, y_i) at random, update if it is a mistake."""
     n = len(rows)
     theta = [0.0] * len(rows[0])
     n_mistakes = t = 0
     for n_pass in range(1, max_iter + 1):
+        loss = 0.0
         for _ in range(n):
             t += 1
             i = generator.randbelow(n)
             if is_mistake(theta, rows[i], y[i]):
+                loss += mistake_loss(theta, rows[i], y[i])
                 update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i],
                        trajectory)
                 n_mistakes += 1
         if not any(is_mistake(theta, rows[i], y[i]) for i in range(n)):
             return theta, n_mistakes, n_pass, True
+        if patience.no_improvement(loss):
+            return theta, n_mistakes, n_pass, False
     return theta, n_mistakes, max_iter, False
 
 
@@ -228,6 +289,13 @@ class Perceptron(Classifier):
         through the origin, as in [Wainwright-L2] and [NN-Notes].
     max_iter : int >= 1
         The cap on passes over the data (a pass = n points examined).
+    tol : float >= 0 or None
+        Stop early when ``n_iter_no_change`` passes in a row do not bring the summed
+        perceptron loss of a pass below best - tol * n (scikit-learn's rule and default; see
+        the module docstring).  None: the lectures' loop, until a pass without a mistake
+        or ``max_iter``.
+    n_iter_no_change : int >= 1
+        How many passes without improvement stop the fit (unused when tol is None).
     random_state : int or None
         Seed of the draws of order="random" and "uniform" (unused by the other orders).
     store_trajectory : bool
@@ -241,8 +309,8 @@ class Perceptron(Classifier):
     n_mistakes_ : the number of updates made (the t of Theorem 2.3).
     n_iter_ : the number of passes used (the last one possibly partial).
     converged_ : True when the fit ended on a pass or scan with no mistake, so that the
-        final theta separates the training data; False when ``max_iter`` stopped it (a
-        ``ConvergenceWarning`` is emitted and the last theta is kept, a usable model).
+        final theta separates the training data; False when ``max_iter`` or ``tol`` stopped
+        it (a ``ConvergenceWarning`` is emitted and the last theta is kept, a usable model).
     trajectory_ : [theta~^0, theta~^1, ...] with theta~ = [theta_0, theta_1..d] (or
         [theta_1..d] without intercept), or None unless store_trajectory.
 
@@ -256,12 +324,15 @@ class Perceptron(Classifier):
     _binary_only = True
 
     def __init__(self, *, order="cyclic", learning_rate=1.0, schedule="constant",
-                 fit_intercept=True, max_iter=1000, random_state=None, store_trajectory=False):
+                 fit_intercept=True, max_iter=1000, tol=1e-3, n_iter_no_change=5,
+                 random_state=None, store_trajectory=False):
         self.order = order
         self.learning_rate = learning_rate
         self.schedule = schedule
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.random_state = random_state
         self.store_trajectory = store_trajectory
 
@@ -272,6 +343,9 @@ class Perceptron(Classifier):
         validation.check_option(self.schedule, "schedule", SCHEDULES)
         _check_bool(self.fit_intercept, "fit_intercept")
         validation.check_scalar(self.max_iter, "max_iter", "int", 1)
+        if self.tol is not None:
+            validation.check_scalar(self.tol, "tol", "real", 0.0, math.inf, high_open=True)
+        validation.check_scalar(self.n_iter_no_change, "n_iter_no_change", "int", 1)
         _check_bool(self.store_trajectory, "store_trajectory")
         check_random_state(self.random_state)
 
@@ -288,10 +362,14 @@ class Perceptron(Classifier):
         self.converged_ = converged
         self.trajectory_ = trajectory if self.store_trajectory else None
         if not converged:
+            stop = (f"max_iter={self.max_iter} passes" if n_iter == self.max_iter else
+                    f"{n_iter} passes, the last n_iter_no_change={self.n_iter_no_change} "
+                    f"without lowering a pass's perceptron loss by tol * n = {self.tol} * "
+                    f"{len(X)}")
             warn_not_converged(
-                f"Perceptron did not converge: every one of max_iter={self.max_iter} passes "
-                f"found a mistake ({n_mistakes} updates); the data may not be linearly "
-                "separable. The last theta is kept.")
+                f"Perceptron did not converge: it stopped after {stop}, every pass with a "
+                f"mistake ({n_mistakes} updates); the data may not be linearly separable. "
+                "The last theta is kept.")
 
     def _run_passes(self, X, codes, generator):
         """(theta~, n_mistakes, n_iter, converged, trajectory): the loop refml_fast replaces."""
@@ -299,16 +377,17 @@ class Perceptron(Classifier):
         rows = [[1.0] + x for x in X] if self.fit_intercept else X
         trajectory = [[0.0] * len(rows[0])] if self.store_trajectory else None
         decreasing = self.schedule == "decreasing"
+        patience = Patience(self.tol, self.n_iter_no_change, len(rows))
         if self.order == "cyclic":
             run = cyclic_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
-                                trajectory)
+                                trajectory, patience)
         elif self.order == "batch":
             run = batch_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
-                               trajectory)
+                               trajectory, patience)
         else:
             passes = random_passes if self.order == "random" else uniform_passes
             run = passes(rows, y, self.learning_rate, decreasing, self.max_iter, trajectory,
-                         generator)
+                         patience, generator)
         return run + (trajectory,)
 
     def decision_function(self, X):

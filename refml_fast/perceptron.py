@@ -9,7 +9,9 @@ the mistakes and the predictions are identical, not merely close:
 - the update is theta_j += (gamma_t y_i) x_ij, with gamma_t = learning_rate / t for the
   decreasing schedule (the integer t converted to float64, as Python does);
 - order="random" lists the mistakes by index and draws one with the shared SplitMix64
-  ``randbelow`` (refml_fast._random), the same stream as refml's Generator.
+  ``randbelow`` (refml_fast._random), the same stream as refml's Generator;
+- the early stop sums -(y_i theta'x~_i) over a pass's mistakes in refml's order and
+  compares it with best - tol * n (``no_improvement``, refml's ``Patience``).
 
 No BLAS dot anywhere a sign decides: its summation order differs from refml's.
 """
@@ -44,10 +46,14 @@ class Perceptron(FastMixin, reference.Perceptron):
 
     def _passes(self, X, y, state, trajectory):
         theta = np.zeros(trajectory.shape[1])
+        # [on, tol * n, best pass loss, passes without improvement, n_iter_no_change]
+        on = self.tol is not None
+        patience = np.array([float(on), float(self.tol) * X.shape[0] if on else 0.0, np.inf,
+                             0.0, float(self.n_iter_no_change)])
         passes = PASSES[self.order]  # only the kernel of the order used gets compiled
         n_mistakes, n_iter, converged = passes(
             X, y, theta, self.fit_intercept, float(self.learning_rate),
-            self.schedule == "decreasing", self.max_iter, state, trajectory)
+            self.schedule == "decreasing", self.max_iter, state, trajectory, patience)
         return theta, int(n_mistakes), int(n_iter), bool(converged)
 
     def _decision_values(self, X):
@@ -110,41 +116,67 @@ def step_size(learning_rate, decreasing, t):
 
 
 @kernel
+def no_improvement(loss, patience):
+    """refml's Patience.no_improvement on patience = [on, tol * n, best, count, limit]."""
+    if patience[0] == 0.0:
+        return False
+    if loss > patience[2] - patience[1]:
+        patience[3] += 1.0
+    else:
+        patience[3] = 0.0
+    if loss < patience[2]:
+        patience[2] = loss
+    return patience[3] >= patience[4]
+
+
+@kernel
 def cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
-                  trajectory):
-    """Passes over i = 1..n (``state`` unused: the three orders share one signature)."""
+                  trajectory, patience):
+    """Passes over i = 1..n (``state`` unused: the orders share one signature)."""
     n = X.shape[0]
     n_mistakes = 0
     t = 0
     for n_pass in range(1, max_iter + 1):
         mistakes_in_pass = 0
+        loss = 0.0
         for i in range(n):
             t += 1
-            if not y[i] * margin(theta, X, i, fit_intercept) > 0.0:
+            signed = y[i] * margin(theta, X, i, fit_intercept)
+            if not signed > 0.0:
+                loss += -signed
                 n_mistakes += 1
                 update(theta, X, i, step_size(learning_rate, decreasing, t) * y[i],
                        fit_intercept, n_mistakes, trajectory)
                 mistakes_in_pass += 1
         if mistakes_in_pass == 0:
             return n_mistakes, n_pass, True
+        if no_improvement(loss, patience):
+            return n_mistakes, n_pass, False
     return n_mistakes, max_iter, False
 
 
 @kernel
 def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
-                 trajectory):
+                 trajectory, patience):
     """Algorithm 5: the first mistake of a scan from i = 1 (``state`` unused)."""
     n = X.shape[0]
     n_mistakes = 0
     examined = 0
     cap = max_iter * n
+    loss = 0.0
     while True:
         first_mistake = -1
         for i in range(n):
             if examined == cap:
                 return n_mistakes, max_iter, False
+            if examined > 0 and examined % n == 0:
+                if no_improvement(loss, patience):
+                    return n_mistakes, examined // n, False
+                loss = 0.0
             examined += 1
-            if not y[i] * margin(theta, X, i, fit_intercept) > 0.0:
+            signed = y[i] * margin(theta, X, i, fit_intercept)
+            if not signed > 0.0:
+                loss += -signed
                 first_mistake = i
                 break
         if first_mistake < 0:
@@ -157,11 +189,12 @@ def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter
 
 @kernel
 def random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
-                  trajectory):
+                  trajectory, patience):
     """Draws uniform among the current mistakes, listed by index (SplitMix64 ``state``)."""
     n = X.shape[0]
     mistakes = np.empty(n, dtype=np.int64)
     n_mistakes = 0
+    loss = 0.0
     for t in range(1, max_iter * n + 1):
         count = 0
         for i in range(n):
@@ -170,7 +203,12 @@ def random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
                 count += 1
         if count == 0:
             return n_mistakes, (t - 1) // n + 1, True
+        if t > 1 and (t - 1) % n == 0:
+            if no_improvement(loss, patience):
+                return n_mistakes, (t - 1) // n, False
+            loss = 0.0
         i = mistakes[_random.randbelow(state, count)]
+        loss += -(y[i] * margin(theta, X, i, fit_intercept))
         n_mistakes += 1
         update(theta, X, i, step_size(learning_rate, decreasing, t) * y[i], fit_intercept,
                n_mistakes, trajectory)
@@ -179,16 +217,19 @@ def random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
 
 @kernel
 def uniform_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
-                   trajectory):
+                   trajectory, patience):
     """Draws uniform among all n points, an update on a mistake; a pass is n draws."""
     n = X.shape[0]
     n_mistakes = 0
     t = 0
     for n_pass in range(1, max_iter + 1):
+        loss = 0.0
         for _ in range(n):
             t += 1
             i = _random.randbelow(state, n)
-            if not y[i] * margin(theta, X, i, fit_intercept) > 0.0:
+            signed = y[i] * margin(theta, X, i, fit_intercept)
+            if not signed > 0.0:
+                loss += -signed
                 n_mistakes += 1
                 update(theta, X, i, step_size(learning_rate, decreasing, t) * y[i],
                        fit_intercept, n_mistakes, trajectory)
@@ -199,6 +240,8 @@ def uniform_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_it
                 break
         if clean:
             return n_mistakes, n_pass, True
+        if no_improvement(loss, patience):
+            return n_mistakes, n_pass, False
     return n_mistakes, max_iter, False
 
 

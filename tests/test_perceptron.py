@@ -138,12 +138,86 @@ def test_decision_function_and_sign_zero_goes_to_the_second_class(lib):
 def test_non_separable_data_warns_and_leaves_a_usable_model(lib, order, schedule):
     import refml
 
-    model = lib.Perceptron(order=order, schedule=schedule, max_iter=7, random_state=3)
+    model = lib.Perceptron(order=order, schedule=schedule, max_iter=7, tol=None,
+                           random_state=3)
     with pytest.warns(refml.ConvergenceWarning, match="did not converge"):
         model.fit(XOR_X, XOR_Y)
     assert model.converged_ is False and model.n_iter_ == 7
     assert set(as_list(model.predict(XOR_X))) <= {0, 1}
     assert model.n_mistakes_ >= 7
+
+
+# --- the early stop (tol, n_iter_no_change: scikit-learn's rule) -------------------------------
+
+def noisy_line(n, seed):
+    """n points of x uniform on [-1, 1], label 1 when x + noise > 0: overlapping classes."""
+    from refml._random import Generator
+
+    rng = Generator(seed)
+    X = [[2.0 * rng.random() - 1.0, 2.0 * rng.random() - 1.0] for _ in range(n)]
+    y = [int(x[0] + 0.3 * x[1] + 0.8 * (rng.random() - 0.5) > 0.0) for x in X]
+    return X, y
+
+
+def cyclic_pass_losses(X, y, passes):
+    """The lectures' cyclic perceptron (gamma = 1, bias), replayed by hand: the summed
+    -y_i theta'x~_i over each pass's mistakes, the margin taken before the update."""
+    theta = [0.0] * (len(X[0]) + 1)
+    losses = []
+    for _ in range(passes):
+        loss = 0.0
+        for x, label in zip(X, y):
+            sign = 1.0 if label == 1 else -1.0
+            margin = 0.0
+            for theta_j, x_j in zip(theta, [1.0] + x):
+                margin += theta_j * x_j
+            if not sign * margin > 0.0:
+                loss += -(sign * margin)
+                theta = [t + sign * x_j for t, x_j in zip(theta, [1.0] + x)]
+        losses.append(loss)
+    return losses
+
+
+@pytest.mark.parametrize("tol, patience", [(1e-3, 5), (0.0, 3), (0.05, 1), (0.01, 2)])
+def test_the_early_stop_counts_passes_without_improvement(lib, tol, patience):
+    import refml
+
+    X, y = noisy_line(60, 7)
+    losses = cyclic_pass_losses(X, y, 300)
+    best, count, expected = math.inf, 0, None
+    for n_pass, loss in enumerate(losses, start=1):     # the rule, stated once more
+        count = count + 1 if loss > best - tol * len(X) else 0
+        best = min(best, loss)
+        if count >= patience:
+            expected = n_pass
+            break
+    assert expected is not None and expected < 300
+    model = lib.Perceptron(tol=tol, n_iter_no_change=patience, max_iter=300)
+    with pytest.warns(refml.ConvergenceWarning, match=f"n_iter_no_change={patience}"):
+        model.fit(X, y)
+    assert model.n_iter_ == expected and model.converged_ is False
+    assert model.score(X, y) > 0.6
+
+
+@pytest.mark.parametrize("order", ["cyclic", "batch", "random", "uniform"])
+def test_the_default_stops_early_on_overlapping_classes_and_tol_none_does_not(lib, order):
+    import refml
+
+    X, y = noisy_line(80, 3)
+    with pytest.warns(refml.ConvergenceWarning, match="n_iter_no_change=5"):
+        early = lib.Perceptron(order=order, random_state=1).fit(X, y)
+    assert early.converged_ is False and 6 <= early.n_iter_ <= 20
+    assert early.score(X, y) > 0.75
+    with pytest.warns(refml.ConvergenceWarning, match="max_iter=40 passes"):
+        full = lib.Perceptron(order=order, random_state=1, max_iter=40, tol=None).fit(X, y)
+    assert full.n_iter_ == 40 and full.n_mistakes_ > early.n_mistakes_
+
+
+def test_the_default_still_separates_data_with_a_clear_margin(lib):
+    X, y = [[-2.0, 1.0], [-1.5, -1.0], [-3.0, 0.0], [2.0, 0.5], [1.0, -1.0], [2.5, 2.0]], \
+        [0, 0, 0, 1, 1, 1]
+    model = lib.Perceptron().fit(X, y)
+    assert model.converged_ and model.score(X, y) == 1.0
 
 
 @pytest.mark.parametrize("order", ["cyclic", "batch", "random", "uniform"])
@@ -183,6 +257,9 @@ def test_trajectory_is_none_unless_asked(lib):
     ({"schedule": "sqrt"}, "schedule"), ({"fit_intercept": 1}, "fit_intercept"),
     ({"max_iter": 0}, "max_iter"), ({"max_iter": 2.5}, "max_iter"),
     ({"random_state": -1}, "random_state"), ({"store_trajectory": "yes"}, "store_trajectory"),
+    ({"tol": -1e-3}, "tol"), ({"tol": math.nan}, "tol"), ({"tol": math.inf}, "tol"),
+    ({"tol": "1e-3"}, "tol"), ({"n_iter_no_change": 0}, "n_iter_no_change"),
+    ({"n_iter_no_change": 1.5}, "n_iter_no_change"),
 ])
 def test_bad_hyper_parameters_are_named_at_fit(lib, params, name):
     model = lib.Perceptron(**params)
@@ -213,8 +290,9 @@ def test_mistake_bound_without_theta_uses_the_max_margin_separator(lib):
 @pytest.mark.parametrize("order", ["cyclic", "batch", "random", "uniform"])
 def test_every_order_makes_at_most_the_bound(lib, order):
     for seed in range(5):
-        model = lib.Perceptron(order=order, fit_intercept=False, random_state=seed)
+        model = lib.Perceptron(order=order, fit_intercept=False, tol=None, random_state=seed)
         assert model.fit(THREE_X, THREE_Y).n_mistakes_ <= 50
+        assert model.converged_
 
 
 def test_mistake_bound_rejects_what_is_not_a_separator(lib):
@@ -248,7 +326,8 @@ def test_fast_gives_the_identical_coefficients_and_trajectory():
                 for fit_intercept in (True, False):
                     params = dict(order=order, schedule=schedule, fit_intercept=fit_intercept,
                                   learning_rate=0.3, max_iter=10, random_state=seed,
-                                  store_trajectory=True)
+                                  tol=(None, 1e-3, 0.5)[seed % 3],
+                                  n_iter_no_change=1 + seed % 3, store_trajectory=True)
                     a = fit_quietly(refml.Perceptron(**params), X, y)
                     b = fit_quietly(refml_fast.Perceptron(**params), X, y)
                     assert b.coef_.tolist() == a.coef_ and b.intercept_ == a.intercept_

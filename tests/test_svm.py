@@ -298,7 +298,7 @@ def test_mistake_bound_without_theta_is_the_max_margin_bound(lib):
     # theta = [-1, 2] (bound R^2/delta^2 = 5 / (1/5) = 25); the max margin is at [-1, 1]
     # (both constraints active, ||theta||^2 = 2, delta^2 = 1/2): 10.
     X, y = [[0.0], [2.0]], [0, 1]
-    perceptron = lib.Perceptron().fit(X, y)
+    perceptron = lib.Perceptron(tol=None).fit(X, y)
     own = [perceptron.intercept_] + [float(v) for v in perceptron.coef_]
     assert own == [-1.0, 2.0]
     assert close(lib.mistake_bound(X, y, own, fit_intercept=True), 25.0, 1e-12)

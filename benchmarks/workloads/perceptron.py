@@ -9,7 +9,8 @@ scikit-learn baseline: ``Perceptron(penalty=None, max_iter=10, tol=None, shuffle
 eta0=1.0)``: the same algorithm step for step (rows in order, an update
 w += y x, b += y whenever y (w'x + b) <= 0, constant step 1, no regularisation), so the
 two do the same work; their coefficients can differ in the last bits because scikit-learn
-sums w'x + b in another order.  refml_fast: ``Perceptron(order="cyclic", max_iter=10)``.
+sums w'x + b in another order.  refml_fast: ``Perceptron(order="cyclic", max_iter=10,
+tol=None)``.
 """
 
 import warnings
@@ -33,7 +34,7 @@ def make_data(scale):
 def fast(data):
     import refml_fast
 
-    model = refml_fast.Perceptron(order="cyclic", max_iter=EPOCHS)
+    model = refml_fast.Perceptron(order="cyclic", max_iter=EPOCHS, tol=None)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # ConvergenceWarning: not separable, as intended
         model.fit(data["X"], data["y"])
@@ -54,7 +55,7 @@ def refml(data):
     import refml
 
     X, y = data["X"].tolist(), data["y"].tolist()
-    model = refml.Perceptron(order="cyclic", max_iter=EPOCHS)
+    model = refml.Perceptron(order="cyclic", max_iter=EPOCHS, tol=None)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model.fit(X, y)

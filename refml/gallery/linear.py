@@ -24,7 +24,7 @@ def _line(ax, theta, **style):
 def perceptron(plt, lib):
     figure, (left, right) = plt.subplots(1, 2, figsize=WIDE)
     X, y = separable_points(60, 0.1, Generator(7))
-    model = lib.Perceptron(order="cyclic", store_trajectory=True).fit(X, y)
+    model = lib.Perceptron(order="cyclic", tol=None, store_trajectory=True).fit(X, y)
     path = [list(theta) for theta in model.trajectory_][1:]      # theta^0 = 0 is no line
     colours = plt.get_cmap("viridis")
     for t, theta in enumerate(path):
@@ -44,7 +44,7 @@ def perceptron(plt, lib):
         X, y = separable_points(200, gap, Generator(7))
         bounds.append(lib.mistake_bound(X, y, THETA_STAR, fit_intercept=True))
         for order in made:
-            made[order].append(lib.Perceptron(order=order, random_state=0).fit(X, y).n_mistakes_)
+            made[order].append(lib.Perceptron(order=order, tol=None, random_state=0).fit(X, y).n_mistakes_)
     right.loglog(gaps, bounds, "o-", color="black", linewidth=2,
                  label=r"bound $R^2/\delta^2$ (Theorem 2.3)")
     for (order, counts), colour in zip(made.items(), COLOURS):

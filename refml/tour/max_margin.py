@@ -79,7 +79,7 @@ def show_separators(lib, show, X, y):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for order in ("cyclic", "random"):
-            model = lib.Perceptron(order=order, random_state=0).fit(X, y)
+            model = lib.Perceptron(order=order, tol=None, random_state=0).fit(X, y)
             mistakes.append(model.n_mistakes_)
             rows.append(separator_row(lib, f"perceptron ({order})", X, y, model.coef_,
                                       model.intercept_))

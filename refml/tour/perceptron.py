@@ -46,7 +46,8 @@ def show_orders_on_a_small_example(lib, show):
     X, y = [[1.0, 0.0], [-2.0, 1.0], [-1.0, -1.0]], [1, 1, -1]
     paths = {}
     for order in ("cyclic", "batch"):
-        model = lib.Perceptron(order=order, fit_intercept=False, store_trajectory=True)
+        model = lib.Perceptron(order=order, fit_intercept=False, tol=None,
+                               store_trajectory=True)
         paths[order] = [[float(v) for v in theta] for theta in model.fit(X, y).trajectory_]
     show("Three points through the origin, z_i = y_i x_i = [1,0], [-2,1], [1,1]: cyclic passes")
     show("([MATH412]) against Algorithm 5, which rescans from i = 1 after each update")
@@ -69,7 +70,7 @@ def show_mistakes_against_the_bound(lib, show):
         delta = R / math.sqrt(bound)
         mistakes = []
         for order in ("cyclic", "batch", "random"):
-            model = lib.Perceptron(order=order, random_state=0).fit(X, y)
+            model = lib.Perceptron(order=order, tol=None, random_state=0).fit(X, y)
             mistakes.append(f"{model.n_mistakes_} ({model.n_iter_})")
         rows.append([gap, R, delta, bound] + mistakes)
     for line in _table(["gap", "R", "delta", "R^2/delta^2", "cyclic", "batch", "random"], rows):
@@ -97,7 +98,7 @@ def show_decreasing_steps(lib, show):
 
 
 def _fit_quietly(lib, schedule, passes, X, y):
-    model = lib.Perceptron(schedule=schedule, max_iter=passes)
+    model = lib.Perceptron(schedule=schedule, max_iter=passes, tol=None)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the ConvergenceWarning is expected here
         return model.fit(X, y)
