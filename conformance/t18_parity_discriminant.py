@@ -4,7 +4,8 @@ Instances are ``random_dataset``'s (duplicates, integer grids, one feature, K = 
 with one sample, string labels) with random hyper-parameters: covariance "pooled"/"mle",
 priors estimated or drawn at random, reg_param 0 half of the time and in (0, 1] otherwise.
 Without shrinkage many covariances are singular (integer grids, small classes, d up to 5):
-then both packages must raise ValueError with the same message.  Otherwise the check asks
+then QDA must raise ValueError with the same message in both packages, and LDA must leave
+out the same dependent features (``dependent_features_``) or raise alike.  Otherwise the check asks
 for *identical* floats, not merely close ones: predictions, decision_function,
 predict_proba on the training rows and on fresh query rows, and the fitted means_, priors_,
 covariance_ (and coef_, intercept_ for LDA).  The slack is minus the number of
@@ -51,7 +52,7 @@ def flat(values):
 def make_check(estimator):
     attributes = ["means_", "priors_", "covariance_"]
     if estimator == "LinearDiscriminantAnalysis":
-        attributes += ["coef_", "intercept_"]
+        attributes += ["coef_", "intercept_", "dependent_features_"]
 
     def check(instance):
         import refml

@@ -57,13 +57,20 @@ notation only: the brace labels the number x'(Sigma_2^{-1} - Sigma_1^{-1})x as M
 matrix), and the worked examples print the 2-D density with |Sigma_i|^{-1} where
 |Sigma_i|^{-1/2} is meant.
 
-Singular covariance (collinear or constant features, a class with one sample): ``fit``
-raises ``ValueError`` saying so, unless ``reg_param`` r > 0 shrinks every covariance to
-(1 - r) Sigma + r I (as scikit-learn's QDA ``reg_param``).
+Singular covariance (collinear or constant features, a class with one sample).  QDA's
+``fit`` raises ``ValueError`` saying so, unless ``reg_param`` r > 0 shrinks every
+covariance to (1 - r) Sigma + r I (as scikit-learn's QDA ``reg_param``).  LDA goes beyond
+the lectures, as scikit-learn's LDA does: a feature that is, within the classes, constant or
+a linear combination of the features before it (1 - R^2 <= 1e-10, the pivot test of
+``_discriminant_gaussian``) adds nothing to the pooled Sigma, so LDA leaves it out with a
+warning (``dependent_features_``) and fits the discriminants on the others; its
+coefficients are 0.  The pooled Sigma of the kept features is positive definite, and every
+training row gives the same scores as with any generalised inverse of Sigma.
 """
 
 import math
 import numbers
+import warnings
 
 from . import _discriminant_gaussian as gaussian
 from . import _linalg as linalg
@@ -116,16 +123,6 @@ def quadratic_discriminant(x, mu_k, L_k, log_det_k, log_omega_k):
 
 class _GaussianDiscriminant(Classifier):
     """What LDA and QDA share: priors, class statistics, scores to outputs."""
-
-    @property
-    def _expected_failed_checks(self):
-        """scikit-learn's array-API check fits make_classification data whose redundant
-        features are exact linear combinations: without regularisation the covariance is
-        singular, and the Gaussian model is refused with a clear error (no pseudo-inverse)."""
-        if self.reg_param == 0:
-            return {"check_array_api_input":
-                    "redundant features make the covariance singular; set reg_param > 0"}
-        return {}
 
     def _check_common_params(self):
         validation.check_scalar(self.reg_param, "reg_param", "real", low=0.0, high=1.0)
@@ -198,6 +195,14 @@ class _GaussianDiscriminant(Classifier):
         return [gaussian.softmax(row) for row in scores]
 
 
+def _spread(values, kept, size):
+    """The vector of length ``size`` with values[b] at kept[b] and 0.0 elsewhere."""
+    full = [0.0] * size
+    for j, value in zip(kept, values):
+        full[j] = value
+    return full
+
+
 def _check_priors(priors):
     message = (f"Invalid parameter priors={priors!r}: must be None or a sequence of positive "
                "numbers, one per class in classes_ order, summing to 1")
@@ -237,6 +242,8 @@ class LinearDiscriminantAnalysis(_GaussianDiscriminant):
         w = Sigma^{-1}(mu_1 - mu_0), b = -1/2 (mu_1 + mu_0)' w + log(omega_1 / omega_0)
         (the lecture's b with its sign slip corrected: see the module docstring).
         K > 2: rows Sigma^{-1} mu_k and -1/2 mu_k' Sigma^{-1} mu_k + log omega_k.
+    dependent_features_ : the features left out because the pooled Sigma is singular
+        without them (see the module docstring); [] when Sigma is positive definite.
 
     Examples
     --------
@@ -265,15 +272,44 @@ class LinearDiscriminantAnalysis(_GaussianDiscriminant):
             raise ValueError("covariance='pooled' divides by N - K = 0: every class has a "
                              "single sample; use covariance='mle' with reg_param > 0")
         Sigma = self._covariance(self._pooled_scatter(scatters), divisor, self.reg_param)
-        L = self._factor(Sigma, "the pooled within-class covariance", self.reg_param)
+        L, kept = self._factor_independent(Sigma)
+        restricted = [[mu_k[j] for j in kept] for mu_k in means]
         if n_classes == 2:
-            w, b = fisher_discriminant(L, means[0], means[1], priors[0], priors[1],
+            w, b = fisher_discriminant(L, restricted[0], restricted[1], priors[0], priors[1],
                                        self._cholesky_solve)
             coef, intercept = [w], [b]
         else:
-            coef, intercept = linear_discriminants(L, means, priors, self._cholesky_solve)
+            coef, intercept = linear_discriminants(L, restricted, priors, self._cholesky_solve)
+        if len(kept) < len(Sigma):
+            coef = [_spread(a, kept, len(Sigma)) for a in coef]
         self.means_, self.priors_, self.covariance_ = means, priors, Sigma
         self.coef_, self.intercept_ = coef, intercept
+        self.dependent_features_ = [j for j in range(len(Sigma)) if j not in set(kept)]
+
+    def _factor_independent(self, Sigma):
+        """(L, kept): the Cholesky factor of Sigma, kept = every feature; or, when Sigma is
+        singular, of Sigma restricted to its independent features, with a warning."""
+        what = "the pooled within-class covariance"
+        try:
+            return self._factor(Sigma, what, self.reg_param), list(range(len(Sigma)))
+        except gaussian.SingularCovarianceError:
+            L, kept = self._cholesky_dropping_dependent(Sigma)
+        if not kept:
+            raise gaussian.SingularCovarianceError(
+                f"{what} is 0: every feature is constant within every class; LDA has no "
+                "direction to use")
+        if len(kept) < len(Sigma):
+            dropped = [j for j in range(len(Sigma)) if j not in set(kept)]
+            warnings.warn(
+                f"Variables are collinear: {what} is singular; feature(s) {dropped} (0-based) "
+                "are constant or linear combinations of earlier ones within the classes "
+                f"(1 - R^2 <= {gaussian.SINGULAR_TOLERANCE:g}) and are left out (coefficient "
+                "0). Set reg_param > 0 to keep every feature.", UserWarning, stacklevel=4)
+        return L, kept
+
+    @staticmethod
+    def _cholesky_dropping_dependent(Sigma):
+        return linalg.cholesky_dropping_dependent(Sigma, gaussian.SINGULAR_TOLERANCE)
 
     _cholesky_solve = staticmethod(linalg.cholesky_solve)  # refml_fast: a kernel
 
@@ -315,6 +351,16 @@ class QuadraticDiscriminantAnalysis(_GaussianDiscriminant):
     >>> QuadraticDiscriminantAnalysis().fit(X, [0, 0, 0, 1, 1, 1]).predict([[1.0], [9.0]])
     [0, 1]
     """
+
+    @property
+    def _expected_failed_checks(self):
+        """scikit-learn's array-API check fits make_classification data whose redundant
+        features are exact linear combinations: without regularisation the class covariances
+        are singular, and QDA refuses them with a clear error (no pseudo-inverse)."""
+        if self.reg_param == 0:
+            return {"check_array_api_input":
+                    "redundant features make the covariance singular; set reg_param > 0"}
+        return {}
 
     def __init__(self, *, priors=None, reg_param=0.0):
         self.priors = priors

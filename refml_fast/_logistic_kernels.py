@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _random
 from ._config import kernel
+from ._linalg import cholesky_dropping_dependent
 
 
 @kernel
@@ -137,23 +138,7 @@ def solve_dropping_dependent(A, b, tolerance, x):
     n = A.shape[0]
     L = np.zeros((n, n))
     kept = np.empty(n, dtype=np.int64)
-    row = np.empty(n)
-    m = 0
-    for j in range(n):
-        for c in range(m):
-            total = A[j, kept[c]]
-            for e in range(c):
-                total -= row[e] * L[c, e]
-            row[c] = total / L[c, c]
-        pivot = A[j, j]
-        for c in range(m):
-            pivot -= row[c] * row[c]
-        if A[j, j] > 0.0 and pivot > tolerance * A[j, j]:
-            row[m] = math.sqrt(pivot)
-            for c in range(m + 1):
-                L[m, c] = row[c]
-            kept[m] = j
-            m += 1
+    m = cholesky_dropping_dependent(A, tolerance, L, kept)
     forward = np.empty(m)
     for i in range(m):                       # L u = b[kept]
         total = b[kept[i]]

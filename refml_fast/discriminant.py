@@ -28,6 +28,7 @@ import numpy as np
 from refml import _discriminant_gaussian as gaussian
 from refml import discriminant as reference
 
+from . import _linalg
 from ._config import kernel
 from ._discriminant_statistics import class_means, class_statistics, pooled_scatter
 from .base import FastMixin
@@ -70,7 +71,7 @@ class _FastGaussian:
         if not np.isfinite(Sigma).all():
             raise ValueError(gaussian.overflow_message(what))
         L = np.zeros(Sigma.shape)   # calloc: pages the factorisation never reaches stay free
-        if cholesky_kernel(Sigma, L) and bool(np.all(np.diag(L) * np.diag(L) >
+        if _linalg.cholesky(Sigma, L) and bool(np.all(np.diag(L) * np.diag(L) >
                                                     gaussian.SINGULAR_TOLERANCE * np.diag(Sigma))):
             return L
         raise gaussian.SingularCovarianceError(gaussian.singular_message(
@@ -122,12 +123,20 @@ class LinearDiscriminantAnalysis(_FastGaussian, FastMixin, reference.LinearDiscr
     def _fit(self, X, codes):
         super()._fit(X, codes)
         self._arrays_from_lists(["means_", "priors_", "covariance_", "coef_", "intercept_"])
+        self.dependent_features_ = np.asarray(self.dependent_features_, dtype=np.int64)
 
     @staticmethod
     def _cholesky_solve(L, b):
         x = np.array(b, dtype=np.float64)
-        cholesky_solve_kernel(L, x)
+        _linalg.cholesky_solve(L, x)
         return x.tolist()
+
+    @staticmethod
+    def _cholesky_dropping_dependent(Sigma):
+        L = np.zeros(Sigma.shape)
+        kept = np.empty(Sigma.shape[0], dtype=np.int64)
+        m = _linalg.cholesky_dropping_dependent(Sigma, gaussian.SINGULAR_TOLERANCE, L, kept)
+        return np.ascontiguousarray(L[:m, :m]), kept[:m].tolist()
 
     def _discriminant_scores(self, X):
         scores = np.empty((X.shape[0], self.coef_.shape[0]))
@@ -164,44 +173,6 @@ class QuadraticDiscriminantAnalysis(_FastGaussian, FastMixin,
 
 # ----------------------------------------------------------------------------------------
 # Kernels.  Outputs are allocated (zeroed where accumulated) by the caller.
-
-
-@kernel
-def cholesky_kernel(A, L):
-    """refml's ``_linalg.cholesky`` into the zeroed L, column by column in its order;
-    False where a pivot is not positive (L then holds the columns before it)."""
-    n = A.shape[0]
-    for j in range(n):
-        pivot = A[j, j]
-        for k in range(j):
-            pivot -= L[j, k] * L[j, k]
-        if not pivot > 0.0:
-            return False
-        L[j, j] = math.sqrt(pivot)
-        for i in range(j + 1, n):
-            total = A[i, j]
-            for k in range(j):
-                total -= L[i, k] * L[j, k]
-            L[i, j] = total / L[j, j]
-    return True
-
-
-@kernel
-def cholesky_solve_kernel(L, x):
-    """In place, x <- (L L')^{-1} x: refml's ``_linalg.solve_lower`` (zero entries of L
-    skipped) then ``solve_upper_transposed``, the same operations in the same order."""
-    n = x.shape[0]
-    for i in range(n):
-        total = x[i]
-        for k in range(i):
-            if L[i, k] != 0.0:
-                total -= L[i, k] * x[k]
-        x[i] = total / L[i, i]
-    for i in range(n - 1, -1, -1):
-        total = x[i]
-        for k in range(i + 1, n):
-            total -= L[k, i] * x[k]
-        x[i] = total / L[i, i]
 
 
 BLOCK = 64  # rows scored together: each row's floats are computed as alone, in refml's order

@@ -3,6 +3,7 @@ closed forms computed here with exact fractions, the logistic form, priors, ties
 covariances, overflow, hyper-parameters, and the kernels run as plain Python."""
 
 import math
+import warnings
 from fractions import Fraction
 
 import pytest
@@ -191,10 +192,8 @@ def test_reg_param_shrinks_towards_the_identity(lib):
 # --- singular covariances ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("X", [COLLINEAR_X, NEAR_COLLINEAR_X], ids=["exact", "near"])
-@pytest.mark.parametrize("estimator", ["LinearDiscriminantAnalysis",
-                                       "QuadraticDiscriminantAnalysis"])
-def test_collinear_features_raise_unless_shrunk(lib, X, estimator):
-    model = getattr(lib, estimator)()
+def test_qda_refuses_collinear_features_unless_shrunk(lib, X):
+    model = lib.QuadraticDiscriminantAnalysis()
     with pytest.raises(ValueError, match=r"singular.*feature 1.*reg_param") as info:
         model.fit(X, COLLINEAR_Y)
     assert "covariance" in str(info.value)
@@ -203,10 +202,50 @@ def test_collinear_features_raise_unless_shrunk(lib, X, estimator):
     assert as_list(model.predict([[0.5, 1.0], [8.0, 16.0]])) == [0, 1]
 
 
-def test_a_constant_feature_is_singular(lib):
-    X = [[x, 3.0] for x in (0.0, 1.0, 5.0, 6.0)]
-    with pytest.raises(ValueError, match="feature 1"):
-        lib.LinearDiscriminantAnalysis().fit(X, [0, 0, 1, 1])
+@pytest.mark.parametrize("X", [COLLINEAR_X, NEAR_COLLINEAR_X], ids=["exact", "near"])
+def test_lda_leaves_out_a_collinear_feature_with_a_warning(lib, X):
+    model = lib.LinearDiscriminantAnalysis()
+    with pytest.warns(UserWarning, match=r"collinear.*feature\(s\) \[1\].*reg_param"):
+        model.fit(X, COLLINEAR_Y)
+    assert as_list(model.dependent_features_) == [1]
+    # The model is LDA on feature 0 alone: the same floats as a fit of that column.
+    alone = lib.LinearDiscriminantAnalysis().fit([[x[0]] for x in X], COLLINEAR_Y)
+    assert rows(model.coef_) == [[rows(alone.coef_)[0][0], 0.0]]
+    assert as_list(model.intercept_) == as_list(alone.intercept_)
+    assert as_list(model.dependent_features_) == [1] and as_list(alone.dependent_features_) == []
+    assert as_list(model.predict([[0.5, 1.0], [8.0, 16.0]])) == [0, 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")            # shrinkage keeps both, silently
+        shrunk = lib.LinearDiscriminantAnalysis(reg_param=0.1).fit(X, COLLINEAR_Y)
+    assert as_list(shrunk.dependent_features_) == [] and 0.0 not in rows(shrunk.coef_)[0]
+
+
+def test_lda_leaves_out_constant_and_dependent_features_among_several(lib):
+    """Three classes, five features: feature 1 constant, feature 3 = feature 0 - 2 feature 2.
+    The fit equals LDA on features 0, 2, 4, float for float, zeros elsewhere."""
+    from refml._random import Generator
+
+    rng = Generator(11)
+    X, y = [], []
+    for i in range(30):
+        a, b, c = rng.random() + (i % 3), rng.random(), rng.random() - 0.3 * (i % 3)
+        X.append([a, 7.0, b, a - 2.0 * b, c])
+        y.append(i % 3)
+    with pytest.warns(UserWarning, match=r"feature\(s\) \[1, 3\]"):
+        model = lib.LinearDiscriminantAnalysis().fit(X, y)
+    reduced = lib.LinearDiscriminantAnalysis().fit([[x[0], x[2], x[4]] for x in X], y)
+    for full, small in zip(rows(model.coef_), rows(reduced.coef_)):
+        assert full == [small[0], 0.0, small[1], 0.0, small[2]]
+    assert as_list(model.intercept_) == as_list(reduced.intercept_)
+    assert as_list(model.predict(X)) == as_list(reduced.predict([[x[0], x[2], x[4]] for x in X]))
+
+
+def test_lda_refuses_when_every_feature_is_constant_within_the_classes(lib):
+    X = [[0.0, 3.0], [0.0, 3.0], [1.0, 3.0], [1.0, 3.0]]
+    model = lib.LinearDiscriminantAnalysis()
+    with pytest.raises(ValueError, match="every feature is constant within every class"):
+        model.fit(X, [0, 0, 1, 1])
+    assert not hasattr(model, "coef_")
 
 
 def test_qda_names_the_class_with_one_sample(lib):
