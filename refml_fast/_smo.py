@@ -45,7 +45,7 @@ def row_cache(n):
     return np.empty((slots, n))
 
 
-@kernel
+@kernel(refcounts=False)
 def fetch_row(i, protect, X, XT, code, gamma, degree, coef0, cache, slot_of, owner, clock, used,
               made, generation, active, n_active):
     """The cache slot holding row i of K at least at the active points; a miss evicts by the
@@ -78,17 +78,17 @@ def fetch_row(i, protect, X, XT, code, gamma, degree, coef0, cache, slot_of, own
     return slot
 
 
-@kernel
+@kernel(refcounts=False)
 def complete_row(i, X, XT, code, gamma, degree, coef0, cache, slot_of, made):
-    """Row i of K at every point (the cached slot completed, or computed again)."""
+    """The slot of row i of K, complete at every point (computed again if needed)."""
     slot = slot_of[i]
     if made[slot] != -1:
         kernel_row(X[i], XT, code, gamma, degree, coef0, cache[slot])
         made[slot] = -1
-    return cache[slot]
+    return slot
 
 
-@kernel
+@kernel(refcounts=False)
 def kernel_row_at(x, ZT, active, n_active, code, gamma, degree, coef0, out):
     """``_gram.kernel_row`` at the active columns only: the same floats there."""
     for k in range(n_active):
@@ -119,7 +119,7 @@ def kernel_row_at(x, ZT, active, n_active, code, gamma, degree, coef0, out):
             out[t] = value
 
 
-@kernel
+@kernel(refcounts=False)
 def set_flags(t, alpha, y, C, up, low):
     """Membership of t in I_up and I_low (refml's ``in_up`` / ``in_low``)."""
     if y[t] > 0:
@@ -130,7 +130,7 @@ def set_flags(t, alpha, y, C, up, low):
         low[t] = alpha[t] < C
 
 
-@kernel
+@kernel(refcounts=False)
 def active_scan(active, n_active, vc, upc, lowc):
     """(i, m, M) as ``violation_scan``, over the active points in ascending order, from
     their compacted values (i returned as the point's index)."""
@@ -148,9 +148,10 @@ def active_scan(active, n_active, vc, upc, lowc):
     return (active[best] if best >= 0 else -1), m, M
 
 
-@kernel
-def active_second_index(i, m, row_i, diagonal_i, dc, vc, lowc, active, n_active):
-    """j by WSS 2 over the active points (ascending), as refml's ``second_index``."""
+@kernel(refcounts=False)
+def active_second_index(i, m, cache, slot_i, diagonal_i, dc, vc, lowc, active, n_active):
+    """j by WSS 2 over the active points (ascending), as refml's ``second_index``; row i
+    of K is in ``cache[slot_i]``."""
     j = -1
     best = np.inf
     for k in range(n_active):
@@ -158,7 +159,7 @@ def active_second_index(i, m, row_i, diagonal_i, dc, vc, lowc, active, n_active)
             b = m - vc[k]
             if b > 0.0:
                 t = active[k]
-                a = diagonal_i + dc[k] - 2.0 * row_i[t]
+                a = diagonal_i + dc[k] - 2.0 * cache[slot_i, t]
                 if a <= 0.0:
                     a = TAU
                 score = -(b * b) / a
@@ -234,15 +235,16 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v)
             rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
                     cache, slot_of, made)
             return n_iter, 1
-        row_i = cache[fetch_row(i, -1, X, XT, code, gamma, degree, coef0, cache, slot_of,
-                                owner, clock, used, made, generation, active, n_active)]
-        j = active_second_index(i, m, row_i, diagonal[i], dc, vc, lowc, active, n_active)
-        row_j = cache[fetch_row(j, i, X, XT, code, gamma, degree, coef0, cache, slot_of,
-                                owner, clock, used, made, generation, active, n_active)]
+        # Rows i and j of K are read as cache[slot_i] and cache[slot_j]: no views made.
+        slot_i = fetch_row(i, -1, X, XT, code, gamma, degree, coef0, cache, slot_of,
+                           owner, clock, used, made, generation, active, n_active)
+        j = active_second_index(i, m, cache, slot_i, diagonal[i], dc, vc, lowc, active, n_active)
+        slot_j = fetch_row(j, i, X, XT, code, gamma, degree, coef0, cache, slot_of,
+                           owner, clock, used, made, generation, active, n_active)
         was_i = alpha[i] == C
         was_j = alpha[j] == C
         v[j] = vc[position[j]]
-        step, a = pair_step(i, j, m, v, row_i, diagonal, alpha, y, C)
+        step, a = pair_step(i, j, m, v, cache[slot_i, j], diagonal, alpha, y, C)
         if step == np.inf:
             expand(active, n_active, vc, v)
             rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
@@ -253,21 +255,21 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v)
             upc[position[s]], lowc[position[s]] = up[s], low[s]
         if n_active == n:                             # refml: G_t += y_t s (K_it - K_jt)
             for t in range(n):
-                vc[t] = vc[t] - step * (row_i[t] - row_j[t])
+                vc[t] = vc[t] - step * (cache[slot_i, t] - cache[slot_j, t])
         else:
             for k in range(n_active):
                 t = active[k]
-                vc[k] = vc[k] - step * (row_i[t] - row_j[t])
+                vc[k] = vc[k] - step * (cache[slot_i, t] - cache[slot_j, t])
         if (alpha[i] == C) != was_i:
-            move_at_bound(at_bound, complete_row(i, X, XT, code, gamma, degree, coef0, cache,
-                                                 slot_of, made), i, y, C, was_i)
+            move_at_bound(at_bound, cache, complete_row(i, X, XT, code, gamma, degree, coef0,
+                                                        cache, slot_of, made), i, y, C, was_i)
         if (alpha[j] == C) != was_j:
-            move_at_bound(at_bound, complete_row(j, X, XT, code, gamma, degree, coef0, cache,
-                                                 slot_of, made), j, y, C, was_j)
+            move_at_bound(at_bound, cache, complete_row(j, X, XT, code, gamma, degree, coef0,
+                                                        cache, slot_of, made), j, y, C, was_j)
         n_iter += 1
 
 
-@kernel
+@kernel(refcounts=False)
 def compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position):
     """The compacted copies at the active points: position k holds point active[k]."""
     for k in range(n_active):
@@ -276,22 +278,23 @@ def compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
         position[t] = k
 
 
-@kernel
+@kernel(refcounts=False)
 def expand(active, n_active, vc, v):
     """v at the active points from its compacted copy."""
     for k in range(n_active):
         v[active[k]] = vc[k]
 
 
-@kernel
-def move_at_bound(at_bound, row_s, s, y, C, was):
-    """refml's G_bar update when alpha_s reaches C (+ C Q_s) or leaves it (- C Q_s)."""
+@kernel(refcounts=False)
+def move_at_bound(at_bound, cache, slot, s, y, C, was):
+    """refml's G_bar update when alpha_s reaches C (+ C Q_s) or leaves it (- C Q_s);
+    row s of K is in ``cache[slot]``."""
     for t in range(at_bound.shape[0]):
-        term = C * (y[s] * y[t] * row_s[t])
+        term = C * (y[s] * y[t] * cache[slot, t])
         at_bound[t] = at_bound[t] - term if was else at_bound[t] + term
 
 
-@kernel
+@kernel(refcounts=False)
 def shrink(active, n_active, vc, upc, lowc, dc, position, m, M):
     """refml's ``shrink`` after its check: keep the active points except those only in I_up
     with v_t < M or only in I_low with v_t > m (order kept, compacted copies moved along);
@@ -347,11 +350,11 @@ def rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
     return n
 
 
-@kernel
-def pair_step(i, j, m, v, row_i, diagonal, alpha, y, C):
+@kernel(refcounts=False)
+def pair_step(i, j, m, v, K_ij, diagonal, alpha, y, C):
     """(s, a_ij): refml's ``pair_step`` and its update of alpha_i, alpha_j (s = inf: none)."""
     b = m - v[j]
-    a = diagonal[i] + diagonal[j] - 2.0 * row_i[j]
+    a = diagonal[i] + diagonal[j] - 2.0 * K_ij
     room_i = C - alpha[i] if y[i] > 0 else alpha[i]
     room_j = alpha[j] if y[j] > 0 else C - alpha[j]
     step = b / a if a > 0.0 else np.inf
