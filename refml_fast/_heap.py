@@ -8,14 +8,14 @@ the worst of them at position 0, so that a new pair costs O(log k).
 from ._config import kernel
 
 
-@kernel
+@kernel(refcounts=False)
 def worse(key_a, id_a, key_b, id_b):
     """(key_a, id_a) comes after (key_b, id_b): a larger key, or an equal key and a larger
     training index (docs/design.md section 4: the lower index first)."""
     return key_a > key_b or (key_a == key_b and id_a > id_b)
 
 
-@kernel
+@kernel(refcounts=False)
 def sift_down(keys, ids, t, count):
     """Restore the max-heap order (by ``worse``) below position t of keys[:count]."""
     while 2 * t + 1 < count:
@@ -29,7 +29,7 @@ def sift_down(keys, ids, t, count):
         t = child
 
 
-@kernel
+@kernel(refcounts=False)
 def offer(keys, ids, count, key, index):
     """Keep the len(keys) first (key, index) pairs offered, in the order of ``worse``, as a
     max-heap of ``count`` entries (the worst kept at keys[0]); returns the new count."""
@@ -48,7 +48,7 @@ def offer(keys, ids, count, key, index):
     return count
 
 
-@kernel
+@kernel(refcounts=False)
 def sort_heap(keys, ids, count):
     """Heapsort: the heap's entries in increasing (key, index) order, in place."""
     for end in range(count - 1, 0, -1):

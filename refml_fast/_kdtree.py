@@ -93,7 +93,7 @@ def build_kernel(X, order, nodes, lower, upper):
     return n_nodes
 
 
-@kernel
+@kernel(refcounts=False)
 def select(X, order, j, start, end, middle):
     """Permute order[start:end] so that the row at ``middle`` has the median value of
     feature j: no row before it larger, none after it smaller (Hoare's quickselect)."""
@@ -119,7 +119,7 @@ def select(X, order, j, start, end, middle):
             return
 
 
-@kernel
+@kernel(refcounts=False)
 def box_distance(x, lower, upper):
     """The computed squared distance from x to the box [lower, upper]."""
     total = 0.0

@@ -19,7 +19,7 @@ CAPACITY = 1024                 # candidates kept per query (16 k when larger) b
 EUCLIDEAN, MAHALANOBIS = 0, 1
 
 
-@kernel
+@kernel(refcounts=False)
 def squared_distance(x, z, P, metric, diff):
     """refml's Q(x, z): sum_j (x_j - z_j)^2, or sum_j diff_j (sum_l P_jl diff_l)."""
     d = x.shape[0]
@@ -39,7 +39,7 @@ def squared_distance(x, z, P, metric, diff):
     return total
 
 
-@kernel(contract=True)
+@kernel(contract=True, refcounts=False)
 def cross_tile(T, rows, tile, acc, a, first, stop):
     """acc[a + g, t] += sum_j T[rows[g], j] tile[j, t] over the features first <= j < stop,
     in float32, four terms of j at a time (any order keeps the bound
@@ -69,7 +69,7 @@ def cross_tile(T, rows, tile, acc, a, first, stop):
             acc[a3, t] += v0 * w0
 
 
-@kernel
+@kernel(refcounts=False)
 def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, candidates,
                 candidate_lower):
     """Query b of the block (row g of acc) against one tile: keep every row whose lower
@@ -113,7 +113,7 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, cand
     state[b, 0], state[b, 1], state[b, 2], state[b, 4] = count, n_candidates, threshold, kth
 
 
-@kernel
+@kernel(refcounts=False)
 def keep_smallest(values, count, k):
     """Reorder values[:count] so that values[:k] are its k smallest; returns the k-th
     smallest (quickselect, median-of-three pivots)."""
@@ -144,7 +144,7 @@ def keep_smallest(values, count, k):
     return largest
 
 
-@kernel
+@kernel(refcounts=False)
 def exact_nearest(x, Z, P, metric, candidates, candidate_lower, n_candidates, threshold,
                   diff, out_squared, out_indices):
     """The k smallest exact Q(x, z_i) over the candidates below the final threshold (over

@@ -40,7 +40,7 @@ MAX_BUCKETS = 2 ** 16  # of one counting pass
 START, END, DEPTH, PARENT, SIDE = 0, 1, 2, 3, 4
 
 
-@kernel
+@kernel(refcounts=False)
 def not_constant(sorted_ranks, ranks, rows, j, start, end, sorting):
     """Whether feature j takes two values or more on the node's rows."""
     if not sorting:
@@ -52,7 +52,7 @@ def not_constant(sorted_ranks, ranks, rows, j, start, end, sorting):
     return False
 
 
-@kernel
+@kernel(refcounts=False)
 def select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates, state,
                     order, selected):
     """Mark in ``selected`` the features searched at a node (refml's candidate_features).
@@ -81,7 +81,7 @@ def select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates
         i += 1
 
 
-@kernel
+@kernel(refcounts=False)
 def scan(rows, ranks, X, feature, codes, weights, criterion, whole_gini, best_cost, scratch,
          best_counts):
     """``scan_whole_gini`` when it applies (the same costs, faster), else ``scan_feature``."""
@@ -92,7 +92,7 @@ def scan(rows, ranks, X, feature, codes, weights, criterion, whole_gini, best_co
                         scratch, best_counts)
 
 
-@kernel
+@kernel(refcounts=False)
 def order_by_rank(ranks_j, node_rows, out_rows, out_ranks, tmp_rows, tmp_ranks, counts):
     """``out_rows[:m]`` / ``out_ranks[:m]``: the node's rows (ascending row ids) in a stable
     order by their ranks ``ranks_j``, so by (rank, row id).  A linear sort: one counting
@@ -135,11 +135,12 @@ def order_by_rank(ranks_j, node_rows, out_rows, out_ranks, tmp_rows, tmp_ranks, 
                       (1 << bits) - 1, counts)
         src_rows, src_ranks, dst_rows, dst_ranks = dst_rows, dst_ranks, src_rows, src_ranks
     if passes % 2 == 0:  # the last pass wrote into the scratch arrays
-        out_rows[:m] = tmp_rows[:m]
-        out_ranks[:m] = tmp_ranks[:m]
+        for p in range(m):
+            out_rows[p] = tmp_rows[p]
+            out_ranks[p] = tmp_ranks[p]
 
 
-@kernel
+@kernel(refcounts=False)
 def counting_pass(src_rows, src_ranks, dst_rows, dst_ranks, m, lo, shift, mask, counts):
     """One stable counting-sort pass of the first m entries by ((rank - lo) >> shift) & mask."""
     counts[:mask + 2] = 0
@@ -155,7 +156,7 @@ def counting_pass(src_rows, src_ranks, dst_rows, dst_ranks, m, lo, shift, mask, 
         counts[b] += 1
 
 
-@kernel
+@kernel(refcounts=False)
 def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, counts, codes,
                weights, start, end, criterion, whole_gini, selected, scratch, best_counts):
     """(feature, rows on the left, threshold, highest rank on the left) of the best split of
@@ -189,7 +190,7 @@ def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, coun
     return best_feature, best_n_left, best_threshold, boundary
 
 
-@kernel
+@kernel(refcounts=False)
 def partition_node(sorted_rows, sorted_ranks, start, end, feature, n_left, goes_left,
                    row_buffer, rank_buffer):
     """Stable partition of every feature's segment: the first n_left rows of ``feature``."""
@@ -215,7 +216,7 @@ def partition_node(sorted_rows, sorted_ranks, start, end, feature, n_left, goes_
             sorted_ranks[j, write + r] = rank_buffer[r]
 
 
-@kernel
+@kernel(refcounts=False)
 def partition_rows(ranks, rows, start, end, feature, boundary, row_buffer):
     """Stable partition of ``rows[start:end]``: rank <= boundary on ``feature`` first."""
     write = start
@@ -232,7 +233,7 @@ def partition_rows(ranks, rows, start, end, feature, boundary, row_buffer):
         rows[write + r] = row_buffer[r]
 
 
-@kernel
+@kernel(refcounts=False)
 def push(stack, stack_counts, top, start, end, depth, parent, side, counts):
     """Put a pending node on the stack at position ``top``."""
     stack[top, START] = start
@@ -244,7 +245,7 @@ def push(stack, stack_counts, top, start, end, depth, parent, side, counts):
         stack_counts[top, k] = counts[k]
 
 
-@kernel
+@kernel(refcounts=False)
 def is_leaf(counts, depth, max_depth, min_samples_split):
     """refml's stopping rules: depth limit (-1: none), W < n0, purity."""
     if max_depth >= 0 and depth >= max_depth:

@@ -37,7 +37,7 @@ LEAF = -1
 LEFT, RIGHT, FEATURE, N_ROWS = 0, 1, 2, 3
 
 
-@kernel
+@kernel(refcounts=False)
 def total_weight(counts):
     """W = sum_k c_k, over the classes in order."""
     total = 0.0
@@ -46,7 +46,7 @@ def total_weight(counts):
     return total
 
 
-@kernel
+@kernel(refcounts=False)
 def weighted_impurity(counts, total, criterion):
     """W gamma: (sum_k c_k (W - c_k)) / W (Gini; class by class for extreme W) or
     sum_k c_k (log W - log c_k) (entropy): refml.tree's weighted_gini and weighted_entropy."""
@@ -69,7 +69,7 @@ def weighted_impurity(counts, total, criterion):
     return s
 
 
-@kernel
+@kernel(refcounts=False)
 def midpoint(a, b):
     """(a + b)/2 without overflow, moved down to a if rounding put it on b."""
     t = 0.5 * a + 0.5 * b
@@ -78,7 +78,7 @@ def midpoint(a, b):
     return t
 
 
-@kernel
+@kernel(refcounts=False)
 def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost,  # noqa: C901
                  scratch, best_counts):
     """Every threshold of one feature on one node, ascending; strict improvement only.
@@ -161,7 +161,7 @@ def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost, 
     return best_cost, n_left, threshold
 
 
-@kernel
+@kernel(refcounts=False)
 def scan_whole_gini(rows, ranks, X, feature, codes, weights, best_cost, scratch, best_counts):
     """``scan_feature`` for the Gini criterion when every weight is a whole number and the
     total W <= 2^26 (``whole_weights``), in O(1) per row instead of O(K).
