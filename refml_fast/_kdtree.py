@@ -34,6 +34,7 @@ LEAF = 32
 AUTO_DIMENSIONS = 6   # algorithm="auto" builds the tree up to this many features (measured:
                       # the float32 brute force wins from about 8 features on)
 ROUNDOFF = 2.0 ** -53
+PARALLEL_QUERIES = 1024  # queries from which they are shared among cores (a few ms of work)
 START, END, LEFT, RIGHT = 0, 1, 2, 3
 
 
@@ -136,7 +137,8 @@ def box_distance(x, lower, upper):
 def query(Xq, X, nodes, lower, upper, order, out_squared, out_indices):
     """The k nearest training rows of every query by (refml's Q, training index): the
     queries on Numba's threads (one parallel launch at a time, ``_config.run_parallel``)."""
-    run_parallel(query_parallel, query_serial, Xq.shape[0] >= 64, Xq, X, nodes, lower, upper,
+    run_parallel(query_parallel, query_serial, Xq.shape[0] >= PARALLEL_QUERIES, Xq, X, nodes,
+                 lower, upper,
                  order, out_squared, out_indices)
 
 

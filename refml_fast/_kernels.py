@@ -156,7 +156,11 @@ def loo_serial(data, L, diagonal, code, r2, constant, out):
         out[i] = loo_one(i, data, L, diagonal, code, r2, constant)
 
 
-PARALLEL_WORK = 200_000  # pairs x features above which the prange twin is used
+# Pairs x features above which the prange twin is used: about 5 ms of work on one core.
+# A parallel launch while another library's threads still spin on the cores (OpenBLAS's
+# do for ~0.1 s after each call) waits 4-8 ms for a time slice; below this size that
+# costs more than the second core saves.
+PARALLEL_WORK = 2_000_000
 
 
 @kernel

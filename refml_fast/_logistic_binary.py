@@ -161,34 +161,50 @@ def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
     return finish_objective(theta, d, alpha, n, data_loss, gradient)
 
 
-def sample_terms(X, codes, theta, fit_intercept, losses, residuals, weights, n_chunks):
-    """Pass one of ``objective_two_pass``: for every sample, independently, the loss term
-    log(1 + e^z) - z_y, the residual P_i1 - y_i and the Hessian weight P_i1 (1 - P_i1), as
-    ``objective_binary`` computes them (eight rows' scores interleaved, the last n mod 8
-    one at a time).  Chunks of whole blocks of eight go to the threads (``prange``)."""
+@kernel
+def sample_terms(X, codes, theta, fit_intercept, losses, residuals, weights, first_block,
+                 end_block):
+    """Pass one of ``objective_two_pass`` for the blocks of eight samples [first_block,
+    end_block): for every sample, independently, the loss term log(1 + e^z) - z_y, the
+    residual P_i1 - y_i and the Hessian weight P_i1 (1 - P_i1), as ``objective_binary``
+    computes them (eight rows' scores interleaved, the last n mod 8 one at a time)."""
     n = X.shape[0]
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for chunk in prange(n_chunks):
-        z = np.empty(BLOCK)
-        for block in range(chunk * n_blocks // n_chunks, (chunk + 1) * n_blocks // n_chunks):
-            first = block * BLOCK
-            count = min(BLOCK, n - first)
-            if count == BLOCK:
-                block_scores(X, first, theta, fit_intercept, z)
-            else:
-                for b in range(count):
-                    z[b] = row_score(X, first + b, theta, fit_intercept)
+    z = np.empty(BLOCK)
+    for block in range(first_block, end_block):
+        first = block * BLOCK
+        count = min(BLOCK, n - first)
+        if count == BLOCK:
+            block_scores(X, first, theta, fit_intercept, z)
+        else:
             for b in range(count):
-                i = first + b
-                probability, log_normaliser = probability_and_log_normaliser(z[b])
-                weights[i] = probability * (1.0 - probability)
-                z_y = z[b] if codes[i] > 0 else 0.0
-                losses[i] = log_normaliser - z_y
-                residuals[i] = probability - (1.0 if codes[i] == 1 else 0.0)
+                z[b] = row_score(X, first + b, theta, fit_intercept)
+        for b in range(count):
+            i = first + b
+            probability, log_normaliser = probability_and_log_normaliser(z[b])
+            weights[i] = probability * (1.0 - probability)
+            z_y = z[b] if codes[i] > 0 else 0.0
+            losses[i] = log_normaliser - z_y
+            residuals[i] = probability - (1.0 if codes[i] == 1 else 0.0)
 
 
-sample_terms_parallel = kernel(parallel=True)(sample_terms)
-sample_terms_serial = kernel(sample_terms)
+# The twins are two functions, not one compiled twice: Numba's cache keys a kernel by its
+# function and signature, not by its options, so a serial twin of the same function could
+# load the parallel code (and launch it while another thread's launch runs).
+@kernel(parallel=True)
+def sample_terms_parallel(X, codes, theta, fit_intercept, losses, residuals, weights,
+                          n_chunks):
+    """``sample_terms`` for all samples, chunks of whole blocks of eight on the threads."""
+    n_blocks = (X.shape[0] + BLOCK - 1) // BLOCK
+    for chunk in prange(n_chunks):
+        sample_terms(X, codes, theta, fit_intercept, losses, residuals, weights,
+                     chunk * n_blocks // n_chunks, (chunk + 1) * n_blocks // n_chunks)
+
+
+@kernel
+def sample_terms_serial(X, codes, theta, fit_intercept, losses, residuals, weights, n_chunks):
+    """``sample_terms`` for all samples on the calling thread (``n_chunks`` unused)."""
+    sample_terms(X, codes, theta, fit_intercept, losses, residuals, weights, 0,
+                 (X.shape[0] + BLOCK - 1) // BLOCK)
 
 
 @kernel
@@ -225,7 +241,7 @@ def objective_two_pass(X, codes, theta, fit_intercept, alpha, gradient, weights)
 
 
 TWO_PASS_FEATURES = 128   # at most this many features
-TWO_PASS_SAMPLES = 4_096   # at least this many samples
+TWO_PASS_SAMPLES = 16_384  # at least this many samples
 
 
 @kernel
@@ -333,7 +349,7 @@ def finish_hessian(S, n, d, alpha, H):
             H[r, r] = H[r, r] + alpha
 
 
-PARALLEL_WORK = 2_000_000  # n p^2 above which the rows of H are shared among threads
+PARALLEL_WORK = 10_000_000  # n p^2 above which the rows of H are shared among threads
 
 
 def row_bounds(p, parts):

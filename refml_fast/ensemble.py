@@ -34,7 +34,7 @@ from ._random import state_array, store_state
 from .base import FastMixin
 from .tree import DecisionTreeClassifier, feature_ranks, row_id_dtype
 
-PARALLEL_VOTES = 20_000    # rows x trees from which the votes are counted on every core
+PARALLEL_VOTES = 200_000   # rows x trees from which the votes are counted on every core
 
 
 class CommitteeMixin(FastMixin):

@@ -73,13 +73,25 @@ import numpy as np
 
 import refml.neighbors
 from refml_fast import _kdtree
-from refml_fast._config import kernel
-from refml_fast._knn_search import BLOCK, EUCLIDEAN, MAHALANOBIS, TILE, nearest_kernel
+from refml_fast._config import kernel, run_parallel
+from refml_fast._knn_search import (
+    BLOCK,
+    EUCLIDEAN,
+    MAHALANOBIS,
+    TILE,
+    nearest_blocks,
+    nearest_kernel,
+)
 from refml_fast.base import FastMixin
 
 FLOAT32_ROUNDOFF = 2.0 ** -24
 SCALE_LIMIT = 1e30              # float32 holds 3.4e38: products stay far below it
 CHUNK = 64 * TILE               # training rows per block when the tiles are prepared
+# Below these sizes a search runs on one core (a few milliseconds at most): a parallel
+# launch while another library's threads still spin on the cores (OpenBLAS's do for ~0.1 s
+# after each call) waits 4-8 ms for a time slice, more than the second core saves.
+PARALLEL_ENTRIES = 2_000_000    # entries of X centred and rounded by ``centre_rows``
+PARALLEL_PAIRS = 250_000_000    # queries x training rows x (features + 8) of a search
 
 
 class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
@@ -124,7 +136,7 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         centred_norms = np.empty(n)
         norms = np.empty(n)
         if self._whitener is None:  # one pass over X, straight into the tiles
-            centre_rows(self._fit_X, self._center, 1.0 + self._bound_scale, tiles,
+            prepare_rows(self._fit_X, self._center, 1.0 + self._bound_scale, tiles,
                         np.empty((0, d), dtype=np.float32), centred_norms, norms)
         else:  # block by block (CHUNK rows), so that the temporaries stay small
             for start in range(0, n, CHUNK):   # CHUNK is a multiple of TILE
@@ -149,7 +161,7 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         if self._whitener is None:
             T = np.empty(X.shape, dtype=np.float32)
             centred_norms = np.empty(X.shape[0])
-            centre_rows(X, self._center, 1.0 + self._bound_scale,
+            prepare_rows(X, self._center, 1.0 + self._bound_scale,
                         np.empty((0, X.shape[1], TILE), dtype=np.float32), T, centred_norms,
                         np.empty(X.shape[0]))
             with np.errstate(all="ignore"):
@@ -187,10 +199,15 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
                 1.0 + centred_norms + self._fit_centred_norm_max)
             exhaustive = ~(scale <= SCALE_LIMIT)
         metric = MAHALANOBIS if self.metric == "mahalanobis" else EUCLIDEAN
-        n_chunks = min(-(-X.shape[0] // BLOCK), 4 * numba.get_num_threads())
+        n_blocks = -(-X.shape[0] // BLOCK)
+        if X.shape[0] * self._fit_X.shape[0] * (X.shape[1] + 8) < PARALLEL_PAIRS:
+            nearest_blocks(T, self._fit_tiles, self._fit_upper, self._fit_lower, gap,
+                           exhaustive, X, self._fit_X, self._precision_array, metric, 0,
+                           n_blocks, squared, indices)
+            return squared, indices
         nearest_kernel(T, self._fit_tiles, self._fit_upper, self._fit_lower, gap, exhaustive,
-                       X, self._fit_X, self._precision_array, metric, n_chunks,
-                       squared, indices)
+                       X, self._fit_X, self._precision_array, metric,
+                       min(n_blocks, 4 * numba.get_num_threads()), squared, indices)
         return squared, indices
 
     def _vote_counts(self, indices):
@@ -214,40 +231,61 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
 # Kernels.
 
 
-@kernel(parallel=True)
-def centre_rows(X, center, scale, tiles, rows, centred_norms, norms):
-    """The Euclidean approximate rows in one pass: x' = x - m, ||x'||^2, x~ = float32(x')
-    (zero where (1 + S)(1 + ||x'||^2) > SCALE_LIMIT, ``scale`` = 1 + S) and ||x~||^2 in
-    float64, written into ``tiles`` (training side, transposed tile by tile) when it has
-    tiles, else into ``rows``.  Any order of the sums keeps the bound's assumptions."""
+@kernel
+def centre_rows(X, center, scale, tiles, rows, centred_norms, norms, block):
+    """The Euclidean approximate rows of one block of TILE rows in one pass: x' = x - m,
+    ||x'||^2, x~ = float32(x') (zero where (1 + S)(1 + ||x'||^2) > SCALE_LIMIT, ``scale`` =
+    1 + S) and ||x~||^2 in float64, written into ``tiles`` (training side, transposed tile
+    by tile) when it has tiles, else into ``rows``.  Any order of the sums keeps the bound's
+    assumptions."""
     n, d = X.shape
     to_tiles = tiles.shape[0] > 0
-    for block in numba.prange((n + TILE - 1) // TILE):
-        first, stop = block * TILE, min(n, (block + 1) * TILE)
-        safe = np.empty(stop - first, dtype=np.bool_)
-        wide_totals = np.zeros(stop - first)
+    first, stop = block * TILE, min(n, (block + 1) * TILE)
+    safe = np.empty(stop - first, dtype=np.bool_)
+    wide_totals = np.zeros(stop - first)
+    for i in range(first, stop):
+        total = 0.0
+        for j in range(d):
+            difference = X[i, j] - center[j]
+            total += difference * difference
+        centred_norms[i] = total
+        safe[i - first] = scale * (1.0 + total) <= SCALE_LIMIT
+    for j0 in range(0, d, 16):  # 16 columns at a time: the tile's rows fill in order
         for i in range(first, stop):
-            total = 0.0
-            for j in range(d):
-                difference = X[i, j] - center[j]
-                total += difference * difference
-            centred_norms[i] = total
-            safe[i - first] = scale * (1.0 + total) <= SCALE_LIMIT
-        for j0 in range(0, d, 16):  # 16 columns at a time: the tile's rows fill in order
-            for i in range(first, stop):
-                wide_total = wide_totals[i - first]
-                for j in range(j0, min(d, j0 + 16)):
-                    value = np.float32(X[i, j] - center[j])
-                    if not safe[i - first]:
-                        value = np.float32(0.0)
-                    wide_total += np.float64(value) * np.float64(value)
-                    if to_tiles:
-                        tiles[block, j, i - first] = value
-                    else:
-                        rows[i, j] = value
-                wide_totals[i - first] = wide_total
-        for i in range(first, stop):
-            norms[i] = wide_totals[i - first]
+            wide_total = wide_totals[i - first]
+            for j in range(j0, min(d, j0 + 16)):
+                value = np.float32(X[i, j] - center[j])
+                if not safe[i - first]:
+                    value = np.float32(0.0)
+                wide_total += np.float64(value) * np.float64(value)
+                if to_tiles:
+                    tiles[block, j, i - first] = value
+                else:
+                    rows[i, j] = value
+            wide_totals[i - first] = wide_total
+    for i in range(first, stop):
+        norms[i] = wide_totals[i - first]
+
+
+@kernel(parallel=True)
+def centre_rows_parallel(X, center, scale, tiles, rows, centred_norms, norms):
+    """``centre_rows`` for every block, the blocks on the threads (two functions, not one
+    compiled twice: Numba's cache tells kernels apart by function, not by options)."""
+    for block in numba.prange((X.shape[0] + TILE - 1) // TILE):
+        centre_rows(X, center, scale, tiles, rows, centred_norms, norms, block)
+
+
+@kernel
+def centre_rows_serial(X, center, scale, tiles, rows, centred_norms, norms):
+    """``centre_rows`` for every block on the calling thread."""
+    for block in range((X.shape[0] + TILE - 1) // TILE):
+        centre_rows(X, center, scale, tiles, rows, centred_norms, norms, block)
+
+
+def prepare_rows(X, center, scale, tiles, rows, centred_norms, norms):
+    """``centre_rows`` on every core when X has at least PARALLEL_ENTRIES entries."""
+    run_parallel(centre_rows_parallel, centre_rows_serial, X.size >= PARALLEL_ENTRIES, X,
+                 center, scale, tiles, rows, centred_norms, norms)
 
 
 @kernel

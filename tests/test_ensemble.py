@@ -500,7 +500,7 @@ def test_members_with_parallel_kernels_fit_on_threads_under_the_workqueue_layer(
     code = ("import warnings; warnings.simplefilter('ignore')\n"
             "import numpy as np, numba, refml_fast\n"
             "rng = np.random.default_rng(0)\n"
-            "X = rng.normal(size=(3000, 30)); y = (X[:, 0] + rng.normal(size=3000) > 0)\n"
+            "X = rng.normal(size=(20000, 60)); y = (X[:, 0] + rng.normal(size=20000) > 0)\n"
             "for member in (refml_fast.LogisticRegression(solver='newton'),\n"
             "               refml_fast.GaussianNB()):\n"
             "    votes = [refml_fast.BaggingClassifier(estimator=member, n_estimators=6,\n"

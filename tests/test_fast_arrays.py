@@ -101,3 +101,71 @@ def test_the_sources_digest_changes_with_any_source_file(tmp_path):
     (reference / "a.py").write_text("A = 2\n")               # e.g. a constant a kernel reads
     assert _config.sources_digest(folders) != before
     assert len(_config.sources_digest()) == 64                # the installed packages
+
+
+@pytest.mark.fast
+def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
+    """Every estimator whose kernels have a parallel twin, run with every size threshold at
+    0 (all parallel) and at infinity (all serial): the same floats."""
+    import numpy as np
+
+    import refml_fast
+    from refml_fast import _kdtree, _kernels, ensemble, neighbors, svm
+    from refml_fast import _logistic_binary as binary
+    from refml_fast import _logistic_multinomial as multinomial
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(700, 6))
+    y = (X[:, 0] + rng.normal(size=700) > 0).astype(int)
+    y3 = np.digitize(X[:, 1] + 0.5 * rng.normal(size=700), [-0.5, 0.5])
+
+    def answers():
+        knn = refml_fast.KNeighborsClassifier(n_neighbors=5, algorithm="brute").fit(X, y)
+        tree = refml_fast.KNeighborsClassifier(n_neighbors=5, algorithm="kd_tree")
+        tree.fit(X[:, :2], y)
+        found = [
+            refml_fast.SVC(kernel="rbf").fit(X, y).decision_function(X),
+            refml_fast.GaussianNB().fit(X, y3).predict_proba(X),
+            refml_fast.KernelDensity(bandwidth=0.7).fit(X).score_samples(X),
+            *knn.kneighbors(X), *tree.kneighbors(X[:, :2]),
+            refml_fast.RandomForestClassifier(n_estimators=8, random_state=0)
+            .fit(X, y).predict_proba(X),
+            refml_fast.LogisticRegression().fit(X, y).coef_,
+            refml_fast.LogisticRegression(solver="newton").fit(X, y).coef_,
+            refml_fast.LogisticRegression().fit(X, y3).coef_,
+        ]
+        return [np.asarray(a).tolist() for a in found]
+
+    sizes = [(_kernels, "PARALLEL_WORK"), (svm, "PARALLEL_WORK"),
+             (multinomial, "PARALLEL_WORK"), (binary, "PARALLEL_WORK"),
+             (binary, "TWO_PASS_SAMPLES"), (neighbors, "PARALLEL_ENTRIES"),
+             (neighbors, "PARALLEL_PAIRS"), (ensemble, "PARALLEL_VOTES"),
+             (_kdtree, "PARALLEL_QUERIES")]
+    for module, name in sizes:
+        monkeypatch.setattr(module, name, 10 ** 15)
+    serial = answers()
+    for module, name in sizes:
+        monkeypatch.setattr(module, name, 0)
+    assert answers() == serial
+
+
+@pytest.mark.fast
+def test_no_function_is_compiled_twice_under_different_options():
+    """Numba's cache keys a compiled kernel by its function and signature, not by options
+    such as parallel=True: two dispatchers of one function share cache entries, and a
+    serial twin could run the parallel code.  Every kernel of refml_fast has its own."""
+    import importlib
+    import pkgutil
+
+    import numba.core.registry
+
+    import refml_fast
+
+    owners = {}
+    for info in pkgutil.iter_modules(refml_fast.__path__):
+        module = importlib.import_module(f"refml_fast.{info.name}")
+        for name, value in vars(module).items():
+            if isinstance(value, numba.core.registry.CPUDispatcher):
+                owners.setdefault(value.py_func, set()).add(id(value))
+    assert len(owners) > 50
+    assert [f.__qualname__ for f, dispatchers in owners.items() if len(dispatchers) > 1] == []

@@ -452,7 +452,7 @@ def test_threaded_hessian_rows_cover_every_row_once():
             first, middle, last = binary.row_bounds(p, 2).tolist()
             assert abs(sum(cost[:middle]) - sum(cost[middle:])) <= 0.1 * sum(cost)
     rng = np.random.default_rng(5)
-    n, d = 2003, 40                         # n p^2 above PARALLEL_WORK
+    n, d = 2003, 80                         # n p^2 above PARALLEL_WORK
     assert n * (d + 1) ** 2 > binary.PARALLEL_WORK
     X = rng.normal(size=(n, d))
     theta = rng.normal(size=d + 1) * 0.3

@@ -298,7 +298,7 @@ def test_the_kd_tree_on_threads_gives_the_brute_force_neighbours():
     rng = np.random.default_rng(11)
     X = np.round(rng.normal(size=(3000, 2)), 1)
     y = rng.integers(0, 3, size=3000)
-    queries = np.round(rng.normal(size=(500, 2)), 1)
+    queries = np.round(rng.normal(size=(1500, 2)), 1)     # >= 1,024: the parallel search
     tree = refml_fast.KNeighborsClassifier(n_neighbors=4, algorithm="kd_tree").fit(X, y)
     brute = refml_fast.KNeighborsClassifier(n_neighbors=4, algorithm="brute").fit(X, y)
     assert [a.tolist() for a in tree.kneighbors(queries)] == [
