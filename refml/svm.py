@@ -231,7 +231,7 @@ class SVC(Classifier):
         if self.kernel != "linear" and not 0.0 < self.gamma_ < math.inf:
             raise ValueError(f"gamma={self.gamma!r} gives {self.gamma_!r}: Var(X) is not a finite "
                              "positive number (entries near 1e300 overflow); rescale X")
-        if not all(map(math.isfinite, self._kernel_diagonal(X))):
+        if not self._all_finite(self._kernel_diagonal(X)):
             raise ValueError("kernel values overflow float64: some K(x_i, x_i) is infinite "
                              "(entries near 1e154 or larger); rescale X")
         alpha, n_iter, status, scores = self._solve_dual(X, y, C)
@@ -247,7 +247,7 @@ class SVC(Classifier):
                     alpha, scores = exact, exact_scores
                 else:
                     scores = self._store_dual(X, y, alpha, C)
-        if not all(map(math.isfinite, scores)) or not math.isfinite(self.intercept_):
+        if not self._all_finite(scores) or not math.isfinite(self.intercept_):
             raise ValueError("SMO diverged: the multipliers grew until f(x) overflowed float64 "
                              "(the dual is unbounded: C=inf on data that no hyperplane of the "
                              "feature space separates, or an indefinite kernel such as poly "
@@ -260,6 +260,10 @@ class SVC(Classifier):
         self.converged_ = status == _smo.CONVERGED
         if not self.converged_:
             warn_not_converged(self._not_converged_message(status, C))
+
+    @staticmethod
+    def _all_finite(values):
+        return all(map(math.isfinite, values))
 
     def _store_dual(self, X, y, alpha, C, scores=None):
         """Support set, coefficients and intercept from alpha; returns f(x_i) - beta_0

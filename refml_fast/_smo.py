@@ -21,7 +21,7 @@ import mmap
 import numpy as np
 
 from ._config import kernel
-from ._gram import diagonal_and_norms, kernel_row
+from ._gram import kernel_row
 
 STATUS = {0: "converged", 1: "max_iter", 2: "unbounded"}
 TAU = 1e-12
@@ -170,9 +170,10 @@ def active_second_index(i, m, cache, slot_i, diagonal_i, dc, vc, lowc, active, n
 
 
 @kernel
-def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v):
-    """SMO from alpha = 0 with the row cache ``cache`` (``row_cache``); fills alpha and v
-    (v_t = -y_t G_t at the end), returns (n_iter, status code): refml's ``smo`` step by step.
+def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v, diagonal):
+    """SMO from alpha = 0 with the row cache ``cache`` (``row_cache``) and K_tt in
+    ``diagonal``; fills alpha and v (v_t = -y_t G_t at the end), returns (n_iter, status
+    code): refml's ``smo`` step by step.
 
     The kernel keeps v_t = -y_t G_t instead of G: since y_t = +-1 and rounding is symmetric,
     v_t - s (K_it - K_jt) rounds to exactly -y_t times refml's G_t + y_t s (K_it - K_jt), so
@@ -185,7 +186,6 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v)
     and at the end.  Only the two kernel rows are read through the index list.
     """
     n = X.shape[0]
-    diagonal = diagonal_and_norms(X, code, gamma, degree, coef0)[0]
     slot_of = np.full(n, -1, dtype=np.int64)
     owner = np.full(cache.shape[0], -1, dtype=np.int64)
     made = np.full(cache.shape[0], -1, dtype=np.int64)

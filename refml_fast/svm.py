@@ -27,8 +27,14 @@ class SVC(FastMixin, reference.SVC):
         return float(_gram.scale_gamma(X))
 
     def _kernel_diagonal(self, X):
-        return _gram.diagonal_and_norms(X, _gram.KERNEL_CODES[self.kernel], self.gamma_,
-                                       self.degree, float(self.coef0))[0].tolist()
+        """K_tt for every t, kept for ``_solve_dual`` (which follows it in refml's fit)."""
+        self._fit_diagonal = _gram.diagonal_and_norms(
+            X, _gram.KERNEL_CODES[self.kernel], self.gamma_, self.degree, float(self.coef0))[0]
+        return self._fit_diagonal
+
+    @staticmethod
+    def _all_finite(values):
+        return bool(np.isfinite(values).all())
 
     @staticmethod
     def signs_from_codes(codes):
@@ -38,13 +44,14 @@ class SVC(FastMixin, reference.SVC):
         n = X.shape[0]
         alpha = np.empty(n)
         v = np.empty(n)
+        diagonal = self.__dict__.pop("_fit_diagonal")
         n_iter, status = _smo.smo(
             X, np.ascontiguousarray(X.T), y, _gram.KERNEL_CODES[self.kernel], self.gamma_,
             self.degree, float(self.coef0), C, float(self.tol), self.max_iter, alpha,
-            _smo.row_cache(n), v)
+            _smo.row_cache(n), v, diagonal)
         gradient = -y * v                             # G_t = -y_t v_t, exactly refml's G
         scores = y * (gradient + 1.0)                 # refml's scores_from_gradient
-        return alpha, int(n_iter), _smo.STATUS[int(status)], scores.tolist()
+        return alpha, int(n_iter), _smo.STATUS[int(status)], scores
 
     @staticmethod
     def _support(alpha):
