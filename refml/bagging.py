@@ -122,7 +122,7 @@ class BaggingClassifier(Committee):
             "a bootstrap of weighted rows is not a bootstrap of repeated rows",
     }
 
-    def __init__(self, *, estimator=None, n_estimators=10, random_state=None, n_jobs=None):
+    def __init__(self, estimator=None, n_estimators=10, *, random_state=None, n_jobs=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.random_state = random_state
@@ -237,7 +237,7 @@ class RandomForestClassifier(BaggingClassifier):
     ['a', 'b']
     """
 
-    def __init__(self, *, n_estimators=100, max_features="sqrt", criterion="gini",
+    def __init__(self, n_estimators=100, *, max_features="sqrt", criterion="gini",
                  max_depth=None, min_samples_split=2, random_state=None, n_jobs=None):
         self.n_estimators = n_estimators
         self.max_features = max_features

@@ -42,7 +42,7 @@ class BaseEstimator:
     def _param_names(cls):
         signature = inspect.signature(cls.__init__)
         return sorted(name for name, p in signature.parameters.items()
-                      if name != "self" and p.kind == p.KEYWORD_ONLY)
+                      if name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
 
     def get_params(self, deep=True):
         """The hyper-parameters as a dict (nested estimators as ``name__param`` if deep)."""

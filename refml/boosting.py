@@ -146,7 +146,7 @@ class AdaBoostClassifier(Committee):
             "exact ties between stumps resolve differently when weights replace repeated rows",
     }
 
-    def __init__(self, *, estimator=None, n_estimators=50, random_state=None):
+    def __init__(self, estimator=None, *, n_estimators=50, random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.random_state = random_state

@@ -176,7 +176,7 @@ class KNeighborsClassifier(Classifier):
     [[0.3333333333333333, 0.6666666666666666]]
     """
 
-    def __init__(self, *, n_neighbors=1, metric="euclidean", algorithm="auto"):
+    def __init__(self, n_neighbors=1, *, metric="euclidean", algorithm="auto"):
         self.n_neighbors = n_neighbors
         self.metric = metric
         self.algorithm = algorithm

@@ -140,3 +140,21 @@ def test_integer_label_arrays_give_refml_classes_and_predictions(dtype):
                 outcomes.append((type(error), str(error)))
         assert outcomes[0] == outcomes[1], name
         assert name == "BayesClassifier" or len(outcomes[0]) == 3, (name, outcomes[0])
+
+
+@pytest.mark.parametrize("name, args, expected", [
+    ("KNeighborsClassifier", (5,), {"n_neighbors": 5}),
+    ("RandomForestClassifier", (20,), {"n_estimators": 20}),
+    ("BaggingClassifier", (None, 7), {"estimator": None, "n_estimators": 7}),
+    ("AdaBoostClassifier", (None,), {"estimator": None}),
+])
+def test_the_first_hyper_parameters_are_positional_where_scikit_learns_are(lib, name, args,
+                                                                         expected):
+    import inspect
+
+    model = getattr(lib, name)(*args)
+    assert {key: model.get_params()[key] for key in expected} == expected
+    with pytest.raises(TypeError):
+        getattr(lib, name)(*args, *([None] * 3))     # the rest stay keyword-only
+    kinds = [p.kind for p in inspect.signature(type(model).__init__).parameters.values()]
+    assert kinds.count(inspect.Parameter.POSITIONAL_OR_KEYWORD) == 1 + len(args)   # + self
