@@ -10,8 +10,10 @@ changed: ``drop_stale_kernels``); set ``REFML_NUMBA_CACHE=0`` to turn the cache 
 import hashlib
 import os
 import threading
+import time
 
 import numba
+import numpy as np
 
 CACHE = os.environ.get("REFML_NUMBA_CACHE", "1") != "0"
 SOURCES_MARK = "refml_sources.sha256"
@@ -42,24 +44,66 @@ def kernel(function=None, *, parallel=False, contract=False, refcounts=True):
 
 
 _LAUNCH = threading.Lock()
+# After another library's parallel call (OpenBLAS's threads spin for ~0.1 s after each
+# BLAS call) a launch waits 4-8 ms for a time slice on a busy core.  An empty launch tells:
+# faster than PROBE_SLOW, the cores are taken as free for QUIET_FOR seconds; slower, every
+# launch runs serial for BUSY_FOR seconds.
+# Work SURE_SIZE times the threshold or more saves more than the wait costs: no probe.
+PROBE_SLOW, QUIET_FOR, BUSY_FOR, SURE_SIZE = 0.001, 0.02, 0.15, 8.0
+_QUIET_UNTIL = [0.0]
+_BUSY_UNTIL = [0.0]
+_WARM = [False]                  # the empty launch compiled (or loaded) and the threads up
 
 
-def run_parallel(parallel, serial, large, *args):
+def run_parallel(parallel, serial, size, *args):
     """``parallel(*args)`` for large work, ``serial(*args)`` otherwise; the two twins compute
-    the same values (each output entry by one thread, in the same order).
+    the same values (each output entry by one thread, in the same order).  ``size``: the
+    work over the caller's threshold (about 5 ms on one core); below 1 it runs serial, from
+    SURE_SIZE on in parallel, and in between in parallel when ``cores_free``.
 
     One parallel launch at a time: Numba's workqueue threading layer (the one that is always
     available) aborts the whole process when two Python threads launch parallel kernels at
     once, as refml_fast's ensembles would with members such as GaussianNB or
     LogisticRegression fitted on threads.  A thread that finds a launch under way runs the
-    serial twin instead of waiting.
+    serial twin instead of waiting.  So does a launch while the cores are busy
+    (``cores_free``).
     """
-    if large and _LAUNCH.acquire(blocking=False):
+    if size >= 1 and _LAUNCH.acquire(blocking=False):
         try:
-            return parallel(*args)
+            if size >= SURE_SIZE or cores_free():
+                return parallel(*args)
         finally:
             _LAUNCH.release()
     return serial(*args)
+
+
+def cores_free():
+    """Whether a parallel launch gets every thread at once, by an empty launch timed at most
+    once per QUIET_FOR seconds (see PROBE_SLOW); called with ``_LAUNCH`` held."""
+    now = time.perf_counter()
+    if now < _BUSY_UNTIL[0]:
+        return False
+    if now < _QUIET_UNTIL[0]:
+        return True
+    slots = np.zeros(numba.get_num_threads())
+    if not _WARM[0]:
+        empty_launch(slots)      # not timed: compiling and starting the threads take ms
+        _WARM[0] = True
+    start = time.perf_counter()
+    empty_launch(slots)
+    finished = time.perf_counter()
+    if finished - start > PROBE_SLOW:
+        _BUSY_UNTIL[0] = finished + BUSY_FOR
+        return False
+    _QUIET_UNTIL[0] = finished + QUIET_FOR
+    return True
+
+
+@kernel(parallel=True)
+def empty_launch(slots):
+    """One trivial iteration per thread: the launch waits until every thread has run."""
+    for t in numba.prange(slots.shape[0]):
+        slots[t] = t
 
 
 def cold_cache():

@@ -137,7 +137,7 @@ def box_distance(x, lower, upper):
 def query(Xq, X, nodes, lower, upper, order, out_squared, out_indices):
     """The k nearest training rows of every query by (refml's Q, training index): the
     queries on Numba's threads (one parallel launch at a time, ``_config.run_parallel``)."""
-    run_parallel(query_parallel, query_serial, Xq.shape[0] >= PARALLEL_QUERIES, Xq, X, nodes,
+    run_parallel(query_parallel, query_serial, Xq.shape[0] / PARALLEL_QUERIES, Xq, X, nodes,
                  lower, upper,
                  order, out_squared, out_indices)
 

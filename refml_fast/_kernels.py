@@ -271,7 +271,7 @@ def kde_sums(queries, data, L, kernel_name, log):
     L, diagonal = _cholesky_array(L)
     out = np.empty(queries.shape[0])
     work = queries.shape[0] * data.shape[0] * L.shape[0]
-    run_parallel(kde_sums_parallel, kde_sums_serial, work > PARALLEL_WORK, queries, data, L,
+    run_parallel(kde_sums_parallel, kde_sums_serial, work / PARALLEL_WORK, queries, data, L,
                  diagonal, CODES[kernel_name], reference.radius_squared(L.shape[0]), bool(log),
                  out)
     return out
@@ -283,7 +283,7 @@ def cv_sums(data, L, kernel_name, coefficient):
     constant = math.exp(reference.log_normaliser(kernel_name, d))
     conv_constant = math.exp(-0.5 * d * math.log(4.0 * math.pi))
     rows = np.empty(data.shape[0])
-    run_parallel(cv_rows_parallel, cv_rows_serial, data.shape[0] ** 2 * d > PARALLEL_WORK,
+    run_parallel(cv_rows_parallel, cv_rows_serial, data.shape[0] ** 2 * d / PARALLEL_WORK,
                  data, L, diagonal, CODES[kernel_name], reference.radius_squared(d),
                  float(coefficient), constant, conv_constant, rows)
     return ordered_sum(rows)
@@ -294,7 +294,7 @@ def loo_sums(data, L, kernel_name):
     d = L.shape[0]
     constant = math.exp(reference.log_normaliser(kernel_name, d))
     out = np.empty(data.shape[0])
-    run_parallel(loo_parallel, loo_serial, data.shape[0] ** 2 * d > PARALLEL_WORK, data, L,
+    run_parallel(loo_parallel, loo_serial, data.shape[0] ** 2 * d / PARALLEL_WORK, data, L,
                  diagonal, CODES[kernel_name], reference.radius_squared(d), constant, out)
     return out
 

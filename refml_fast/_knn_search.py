@@ -172,6 +172,14 @@ def nearest_kernel(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
 
 
 @kernel
+def nearest_serial(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, n_chunks,
+                   out_squared, out_indices):
+    """``nearest_kernel``'s twin on the calling thread (``n_chunks`` unused)."""
+    nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, 0,
+                   (Xq.shape[0] + BLOCK - 1) // BLOCK, out_squared, out_indices)
+
+
+@kernel
 def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
                    first_block, end_block, out_squared, out_indices):
     """Blocks of BLOCK queries: each training tile meets the whole block, KC features at a

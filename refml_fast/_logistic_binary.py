@@ -235,8 +235,8 @@ def objective_two_pass(X, codes, theta, fit_intercept, alpha, gradient, weights)
     ``TWO_PASS_SAMPLES``."""
     n = X.shape[0]
     losses, residuals = np.empty(n), np.empty(n)
-    run_parallel(sample_terms_parallel, sample_terms_serial, True, X, codes, theta,
-                 fit_intercept, losses, residuals, weights, 4 * numba.get_num_threads())
+    run_parallel(sample_terms_parallel, sample_terms_serial, n / TWO_PASS_SAMPLES, X, codes,
+                 theta, fit_intercept, losses, residuals, weights, 4 * numba.get_num_threads())
     return sums_in_order(X, theta, fit_intercept, alpha, losses, residuals, gradient)
 
 
@@ -377,6 +377,6 @@ def hessian_binary(X, weights, fit_intercept, alpha, H):
     S = np.zeros((width, width))
     threads = numba.get_num_threads()
     run_parallel(accumulate_hessian_parallel, accumulate_hessian_serial,
-                 threads > 1 and n * p * p > PARALLEL_WORK, X, weights, fit_intercept, S,
+                 (threads > 1) * n * p * p / PARALLEL_WORK, X, weights, fit_intercept, S,
                  row_bounds(p, threads))
     finish_hessian(S, n, d, float(alpha), H)

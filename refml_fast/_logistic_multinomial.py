@@ -112,9 +112,9 @@ def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
     n = X.shape[0]
     losses = np.empty(n)
     residuals = np.empty((n, n_free))
-    large = n * n_free * (X.shape[1] + 1) > PARALLEL_WORK
+    size = n * n_free * (X.shape[1] + 1) / PARALLEL_WORK
     theta_t = np.ascontiguousarray(theta.reshape(n_free, -1).T)
-    run_parallel(sample_terms_parallel, sample_terms_serial, large, X, codes, theta_t, n_free,
+    run_parallel(sample_terms_parallel, sample_terms_serial, size, X, codes, theta_t, n_free,
                  fit_intercept, losses, residuals)
     gradient_one_pass(X, residuals, fit_intercept, gradient)
     return finish(losses, theta, n_free, X.shape[1], fit_intercept, alpha, gradient)

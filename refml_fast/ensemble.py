@@ -128,7 +128,7 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
         packed = self._packed_trees()
         if packed is not None:
             run_parallel(kernels.forest_votes_parallel, kernels.forest_votes,
-                         X.shape[0] * len(self.estimators_) >= PARALLEL_VOTES, X,
+                         X.shape[0] * len(self.estimators_) / PARALLEL_VOTES, X,
                          *packed, numba.get_num_threads(), votes)
             return votes
         rows = np.arange(X.shape[0])

@@ -177,7 +177,7 @@ class NaiveBayes(FastMixin, _FastDensityClassifier, reference.NaiveBayes):
         out = np.empty((X.shape[0], len(self.classes_)))
         work = out.size * X.shape[1]
         run_parallel(gaussian_log_densities_parallel, gaussian_log_densities_serial,
-                     work > _kernels.PARALLEL_WORK, X, self.theta_, self.var_,
+                     work / _kernels.PARALLEL_WORK, X, self.theta_, self.var_,
                      np.asarray(self._gaussian_constants()), out)
         return out
 

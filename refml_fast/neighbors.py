@@ -79,8 +79,8 @@ from refml_fast._knn_search import (
     EUCLIDEAN,
     MAHALANOBIS,
     TILE,
-    nearest_blocks,
     nearest_kernel,
+    nearest_serial,
 )
 from refml_fast.base import FastMixin
 
@@ -91,7 +91,7 @@ CHUNK = 64 * TILE               # training rows per block when the tiles are pre
 # launch while another library's threads still spin on the cores (OpenBLAS's do for ~0.1 s
 # after each call) waits 4-8 ms for a time slice, more than the second core saves.
 PARALLEL_ENTRIES = 2_000_000    # entries of X centred and rounded by ``centre_rows``
-PARALLEL_PAIRS = 250_000_000    # queries x training rows x (features + 8) of a search
+PARALLEL_PAIRS = 100_000_000    # queries x training rows x (features + 8) of a search
 
 
 class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
@@ -199,15 +199,11 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
                 1.0 + centred_norms + self._fit_centred_norm_max)
             exhaustive = ~(scale <= SCALE_LIMIT)
         metric = MAHALANOBIS if self.metric == "mahalanobis" else EUCLIDEAN
-        n_blocks = -(-X.shape[0] // BLOCK)
-        if X.shape[0] * self._fit_X.shape[0] * (X.shape[1] + 8) < PARALLEL_PAIRS:
-            nearest_blocks(T, self._fit_tiles, self._fit_upper, self._fit_lower, gap,
-                           exhaustive, X, self._fit_X, self._precision_array, metric, 0,
-                           n_blocks, squared, indices)
-            return squared, indices
-        nearest_kernel(T, self._fit_tiles, self._fit_upper, self._fit_lower, gap, exhaustive,
-                       X, self._fit_X, self._precision_array, metric,
-                       min(n_blocks, 4 * numba.get_num_threads()), squared, indices)
+        n_chunks = min(-(-X.shape[0] // BLOCK), 4 * numba.get_num_threads())
+        run_parallel(nearest_kernel, nearest_serial,
+                     X.shape[0] * self._fit_X.shape[0] * (X.shape[1] + 8) / PARALLEL_PAIRS,
+                     T, self._fit_tiles, self._fit_upper, self._fit_lower, gap, exhaustive, X,
+                     self._fit_X, self._precision_array, metric, n_chunks, squared, indices)
         return squared, indices
 
     def _vote_counts(self, indices):
@@ -284,7 +280,7 @@ def centre_rows_serial(X, center, scale, tiles, rows, centred_norms, norms):
 
 def prepare_rows(X, center, scale, tiles, rows, centred_norms, norms):
     """``centre_rows`` on every core when X has at least PARALLEL_ENTRIES entries."""
-    run_parallel(centre_rows_parallel, centre_rows_serial, X.size >= PARALLEL_ENTRIES, X,
+    run_parallel(centre_rows_parallel, centre_rows_serial, X.size / PARALLEL_ENTRIES, X,
                  center, scale, tiles, rows, centred_norms, norms)
 
 

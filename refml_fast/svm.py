@@ -94,7 +94,7 @@ class SVC(FastMixin, reference.SVC):
         coef = self.coef_ if self.kernel == "linear" else np.empty(0)
         work = X.shape[0] * (X.shape[1] if self.kernel == "linear"
                              else X.shape[1] * len(self.dual_coef_))
-        run_parallel(_gram.raw_scores_parallel, _gram.raw_scores, work > 10 * PARALLEL_WORK,
+        run_parallel(_gram.raw_scores_parallel, _gram.raw_scores, work / (10 * PARALLEL_WORK),
                      X, _gram.KERNEL_CODES[self.kernel], coef, self.dual_coef_,
                      np.ascontiguousarray(self.support_vectors_.T), self.gamma_, self.degree,
                      float(self.coef0), scores)

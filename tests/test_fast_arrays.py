@@ -145,7 +145,7 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
         monkeypatch.setattr(module, name, 10 ** 15)
     serial = answers()
     for module, name in sizes:
-        monkeypatch.setattr(module, name, 0)
+        monkeypatch.setattr(module, name, 1e-9)      # every size far above SURE_SIZE
     assert answers() == serial
 
 
@@ -169,3 +169,36 @@ def test_no_function_is_compiled_twice_under_different_options():
                 owners.setdefault(value.py_func, set()).add(id(value))
     assert len(owners) > 50
     assert [f.__qualname__ for f, dispatchers in owners.items() if len(dispatchers) > 1] == []
+
+
+@pytest.mark.fast
+def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatch):
+    """``run_parallel``: size < 1 serial; from SURE_SIZE parallel; in between parallel only
+    when an empty launch is quick (the cores are free), else serial for BUSY_FOR seconds."""
+    import time
+
+    from refml_fast import _config
+
+    ran = []
+
+    def twin(name):
+        return lambda: ran.append(name)
+
+    def launch(size):
+        _config.run_parallel(twin("parallel"), twin("serial"), size)
+        return ran.pop()
+
+    monkeypatch.setattr(_config, "_QUIET_UNTIL", [0.0])
+    monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
+    monkeypatch.setattr(_config, "_WARM", [False])
+    assert launch(0.5) == "serial"
+    assert launch(2.0) == "parallel"                           # the real empty launch: quick
+    monkeypatch.setattr(_config, "_QUIET_UNTIL", [0.0])
+    monkeypatch.setattr(_config, "empty_launch", lambda slots: time.sleep(0.003))
+    assert launch(2.0) == "serial"                             # slow: the cores are busy
+    assert _config._BUSY_UNTIL[0] > time.perf_counter()
+    assert launch(2.0) == "serial"                             # and stay so, no new probe
+    assert launch(_config.SURE_SIZE) == "parallel"             # unless the work is large
+    monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
+    monkeypatch.setattr(_config, "empty_launch", lambda slots: None)
+    assert launch(2.0) == "parallel"
