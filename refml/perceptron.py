@@ -30,9 +30,10 @@ separates every pass finds a mistake, and the lectures' loop runs all ``max_iter
 With ``tol`` set, a pass also sums the perceptron loss max(0, -y_i theta'x~_i) of each
 point it examines, theta as it is at that moment (the running estimate of [Yan]'s
 criterion that a stochastic gradient method sees; order="random" examines the point it
-draws).  A pass whose loss is not below best - tol * n, best the lowest pass loss so far,
-counts as no improvement; ``n_iter_no_change`` of them in a row stop the fit, unconverged.
-A pass with no mistake still stops it first, converged.  ``tol=None`` is the lectures' rule.
+draws).  A pass whose loss is above best - tol * n, best the lowest pass loss so far,
+counts as no improvement; ``n_iter_no_change`` of them in a row stop the fit, unconverged
+(``refml._early_stop``).  A pass with no mistake still stops it first, converged.
+``tol=None`` is the lectures' rule.
 
 Theorem 2.3 ([Wainwright-L2]; Novikoff's proof in [NN-Notes]): on data separated by theta*
 with margin delta = min_i y_i theta*'x_i / ||theta*|| > 0 and R = max_i ||x_i||, the number
@@ -55,7 +56,10 @@ y_t^2 ||x_t^2||^2 = ||x_t^2|| <= R^2; read y_t^2 ||x_t||^2 = ||x_t||^2 <= R^2.
 import math
 
 from . import _linalg as linalg
+from . import _mistake_bound as bound
 from . import _validation as validation
+from ._early_stop import Patience
+from ._mistake_bound import check_bool, signed_rows
 from ._random import check_random_state
 from .base import Classifier, warn_not_converged
 
@@ -86,28 +90,6 @@ def mistake_loss(theta, x, y):
     and 0.0 for a point on the boundary, which ``is_mistake`` counts as a mistake."""
     margin = y * linalg.dot(theta, x)
     return 0.0 if margin > 0.0 else -margin
-
-
-class Patience:
-    """The early stop: ``no_improvement(loss)`` after each pass is True when the last
-    ``n_iter_no_change`` passes all had loss >= best - tol * n.  tol=None never stops."""
-
-    def __init__(self, tol, n_iter_no_change, n):
-        self.margin = None if tol is None else float(tol) * n
-        self.n_iter_no_change = n_iter_no_change
-        self.best = math.inf
-        self.count = 0
-
-    def no_improvement(self, loss):
-        if self.margin is None:
-            return False
-        if loss > self.best - self.margin:
-            self.count += 1
-        else:
-            self.count = 0
-        if loss < self.best:
-            self.best = loss
-        return self.count >= self.n_iter_no_change
 
 
 def update(theta, x, step, trajectory):
@@ -240,7 +222,7 @@ def mistake_bound(X, y, theta=None, fit_intercept=True):
     length, or, with theta None, if no separator exists (decided exactly by the LP of
     ``linear_separability``).
     """
-    return _mistake_bound(Perceptron, X, y, theta, fit_intercept)
+    return bound.mistake_bound(Perceptron, X, y, theta, fit_intercept)
 
 
 def perceptron_criterion(theta, X, y, fit_intercept=True):
@@ -255,7 +237,7 @@ def perceptron_criterion(theta, X, y, fit_intercept=True):
     and -y_i x~_i is its gradient's term, so the update theta + y_i x~_i for a random i in M
     is a stochastic gradient step with step size 1.
     """
-    X, labels, rows, signs = _signed_rows(X, y, fit_intercept, "perceptron_criterion")
+    X, labels, rows, signs = signed_rows(X, y, fit_intercept, "perceptron_criterion")
     theta = validation.as_matrix([theta], "theta")[0]
     if len(theta) != len(rows[0]):
         raise ValueError(f"theta has {len(theta)} entries, expected {len(rows[0])}")
@@ -341,12 +323,12 @@ class Perceptron(Classifier):
         validation.check_scalar(self.learning_rate, "learning_rate", "real", 0.0, math.inf,
                                 low_open=True, high_open=True)
         validation.check_option(self.schedule, "schedule", SCHEDULES)
-        _check_bool(self.fit_intercept, "fit_intercept")
+        check_bool(self.fit_intercept, "fit_intercept")
         validation.check_scalar(self.max_iter, "max_iter", "int", 1)
         if self.tol is not None:
             validation.check_scalar(self.tol, "tol", "real", 0.0, math.inf, high_open=True)
         validation.check_scalar(self.n_iter_no_change, "n_iter_no_change", "int", 1)
-        _check_bool(self.store_trajectory, "store_trajectory")
+        check_bool(self.store_trajectory, "store_trajectory")
         check_random_state(self.random_state)
 
     def _fit(self, X, codes):
@@ -408,52 +390,3 @@ class Perceptron(Classifier):
     def _predict_codes(self, X):
         # sign(0) = +1: a point on the boundary goes to classes_[1].
         return [1 if score >= 0.0 else 0 for score in self._decision_values(X)]
-
-
-def _check_bool(value, name):
-    if not isinstance(value, bool):
-        raise ValueError(f"Invalid parameter {name}={value!r}: must be True or False")
-
-
-def _signed_rows(X, y, fit_intercept, name):
-    """(X, labels, rows x~_i, signs y_i in {-1, +1}) validated for ``name``."""
-    X = validation.as_matrix(X)
-    labels = validation.as_labels(y)
-    validation.check_consistent_length(len(X), len(labels))
-    classes, codes = validation.encode_labels(labels)
-    validation.check_binary(classes, name)
-    _check_bool(fit_intercept, "fit_intercept")
-    rows = [[1.0] + x for x in X] if fit_intercept else X
-    return X, labels, rows, Classifier.signs_from_codes(codes)
-
-
-def _mistake_bound(perceptron_class, X, y, theta, fit_intercept):
-    X, labels, rows, signs = _signed_rows(X, y, fit_intercept, "mistake_bound")
-    if theta is None:
-        theta = _max_margin_separator(perceptron_class, X, labels, fit_intercept)
-    else:
-        theta = validation.as_matrix([theta], "theta")[0]
-        if len(theta) != len(rows[0]):
-            raise ValueError(f"theta has {len(theta)} entries, expected {len(rows[0])} "
-                             f"({'1 + ' if fit_intercept else ''}{len(X[0])} features)")
-    R = max(linalg.norm(x) for x in rows)                                 # eq. (2.24)
-    worst = min(sign * linalg.dot(theta, x) for sign, x in zip(signs, rows))
-    if not worst > 0.0:
-        raise ValueError(f"theta does not separate the data: min_i y_i theta'x_i = {worst!r} "
-                         "<= 0, so the margin delta is not positive")
-    delta = worst / linalg.norm(theta)                                    # eq. (2.25)
-    return (R * R) / (delta * delta)
-
-
-def _max_margin_separator(perceptron_class, X, labels, fit_intercept):
-    """The hard-margin SVM's theta from the package of ``perceptron_class`` (refml or
-    refml_fast); svm is imported here, not at the top, to keep the modules independent."""
-    import importlib
-
-    package = perceptron_class.__module__.rsplit(".", 1)[0]
-    svm = importlib.import_module(f"{package}.svm")
-    try:
-        theta = svm.max_margin_separator(X, labels, fit_intercept=fit_intercept)
-    except ValueError as error:
-        raise ValueError(f"{error}; pass theta") from None
-    return [float(v) for v in theta]

@@ -18,6 +18,7 @@ No BLAS dot anywhere a sign decides: its summation order differs from refml's.
 
 import numpy as np
 
+from refml import _mistake_bound as bound
 from refml import perceptron as reference
 
 from . import _random
@@ -71,7 +72,7 @@ perceptron_criterion = reference.perceptron_criterion   # small: refml's own, fl
 
 
 def mistake_bound(X, y, theta=None, fit_intercept=True):
-    return reference._mistake_bound(Perceptron, X, y, theta, fit_intercept)
+    return bound.mistake_bound(Perceptron, X, y, theta, fit_intercept)
 
 
 mistake_bound.__doc__ = reference.mistake_bound.__doc__
