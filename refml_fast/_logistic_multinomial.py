@@ -106,13 +106,17 @@ def finish(losses, theta, n_free, d, fit_intercept, alpha, gradient):
     return data_loss / n + regularise(theta, n_free, d, fit_intercept, alpha, n, gradient)
 
 
+EXP_COST = 16
+
+
 def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
     """L(theta) and grad L(theta) (into ``gradient``): ``_logistic_kernels.objective``'s
     values, on Numba's threads when the data are large."""
     n = X.shape[0]
     losses = np.empty(n)
     residuals = np.empty((n, n_free))
-    size = n * n_free * (X.shape[1] + 1) / PARALLEL_WORK
+    # A score costs d + 1 multiply-adds and its exponential about EXP_COST more.
+    size = n * n_free * (X.shape[1] + 1 + EXP_COST) / PARALLEL_WORK
     theta_t = np.ascontiguousarray(theta.reshape(n_free, -1).T)
     run_parallel(sample_terms_parallel, sample_terms_serial, size, X, codes, theta_t, n_free,
                  fit_intercept, losses, residuals)
