@@ -45,14 +45,16 @@ def kernel(function=None, *, parallel=False, contract=False, refcounts=True):
 
 _LAUNCH = threading.Lock()
 # After another library's parallel call (OpenBLAS's threads spin for ~0.1 s after each
-# BLAS call) a launch waits 4-8 ms for a time slice on a busy core.  An empty launch tells:
-# faster than PROBE_SLOW, the cores are taken as free for QUIET_FOR seconds; slower, every
-# launch runs serial for BUSY_FOR seconds.
+# BLAS call) a launch waits 4-8 ms for a time slice on a busy core.  Empty launches tell:
+# all PROBES faster than PROBE_SLOW, the cores are taken as free for QUIET_FOR seconds;
+# one slower, every launch runs serial for BUSY_FOR seconds.
 # Work SURE_SIZE times the threshold or more saves more than the wait costs: no probe.
 PROBE_SLOW, QUIET_FOR, BUSY_FOR, SURE_SIZE = 0.001, 0.02, 0.15, 8.0
+PROBES = 3                       # all quick, or busy: a spinning thread is off-core at times
 _QUIET_UNTIL = [0.0]
 _BUSY_UNTIL = [0.0]
 _WARM = [False]                  # the empty launch compiled (or loaded) and the threads up
+_FASTEST = {}                    # parallel kernel -> fastest seconds per unit of size seen
 
 
 def run_parallel(parallel, serial, size, *args):
@@ -71,10 +73,38 @@ def run_parallel(parallel, serial, size, *args):
     if size >= 1 and _LAUNCH.acquire(blocking=False):
         try:
             if size >= SURE_SIZE or cores_free():
-                return parallel(*args)
+                start = time.perf_counter()
+                result = parallel(*args)
+                note_launch(parallel, size, time.perf_counter() - start)
+                return result
         finally:
             _LAUNCH.release()
     return serial(*args)
+
+
+def note_launch(parallel, size, seconds):
+    """Keep the fastest seconds per unit of ``size`` seen for this kernel; a launch more
+    than twice that slow (plus PROBE_SLOW) waited for a time slice, so the cores are taken
+    as busy for BUSY_FOR seconds (empty launches do not always show it: a thread spinning
+    on the other core yields to a short launch but shares its slice with a longer one)."""
+    per_unit = seconds / size
+    best = _FASTEST.get(parallel)
+    if best is None or per_unit < best:
+        _FASTEST[parallel] = per_unit
+    elif seconds > 2.0 * best * size + PROBE_SLOW:
+        _BUSY_UNTIL[0] = time.perf_counter() + BUSY_FOR
+
+
+def parallel_now(size):
+    """Whether ``run_parallel`` with this ``size`` would launch now (no other launch under
+    way, the cores free): for callers whose serial path is another algorithm altogether.
+    Another thread may launch in between; ``run_parallel`` then runs the serial twin."""
+    if size < 1 or _LAUNCH.locked():
+        return False
+    if size >= SURE_SIZE:
+        return True
+    with _LAUNCH:
+        return cores_free()
 
 
 def cores_free():
@@ -89,12 +119,13 @@ def cores_free():
     if not _WARM[0]:
         empty_launch(slots)      # not timed: compiling and starting the threads take ms
         _WARM[0] = True
-    start = time.perf_counter()
-    empty_launch(slots)
-    finished = time.perf_counter()
-    if finished - start > PROBE_SLOW:
-        _BUSY_UNTIL[0] = finished + BUSY_FOR
-        return False
+    for _ in range(PROBES):
+        start = time.perf_counter()
+        empty_launch(slots)
+        finished = time.perf_counter()
+        if finished - start > PROBE_SLOW:
+            _BUSY_UNTIL[0] = finished + BUSY_FOR
+            return False
     _QUIET_UNTIL[0] = finished + QUIET_FOR
     return True
 

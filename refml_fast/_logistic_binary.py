@@ -23,7 +23,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from ._config import kernel, run_parallel
+from ._config import kernel, parallel_now, run_parallel
 
 BLOCK = 8
 
@@ -234,6 +234,8 @@ def objective_two_pass(X, codes, theta, fit_intercept, alpha, gradient, weights)
     and no gain below a few thousand samples; hence ``TWO_PASS_FEATURES`` and
     ``TWO_PASS_SAMPLES``."""
     n = X.shape[0]
+    if not parallel_now(n / TWO_PASS_SAMPLES):      # one core: one pass is faster
+        return objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights)
     losses, residuals = np.empty(n), np.empty(n)
     run_parallel(sample_terms_parallel, sample_terms_serial, n / TWO_PASS_SAMPLES, X, codes,
                  theta, fit_intercept, losses, residuals, weights, 4 * numba.get_num_threads())

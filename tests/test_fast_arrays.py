@@ -202,3 +202,26 @@ def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatc
     monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
     monkeypatch.setattr(_config, "empty_launch", lambda slots: None)
     assert launch(2.0) == "parallel"
+
+
+@pytest.mark.fast
+def test_a_launch_far_slower_than_its_best_marks_the_cores_busy(monkeypatch):
+    """``note_launch``: the fastest seconds per unit of size is kept per kernel; a launch
+    more than twice as slow (plus PROBE_SLOW) sends the next launches to the serial twin."""
+    import time
+
+    from refml_fast import _config
+
+    monkeypatch.setattr(_config, "_FASTEST", {})
+    monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
+
+    def kernel():
+        pass
+
+    _config.note_launch(kernel, 2.0, 0.004)            # 2 ms per unit: the first, the best
+    _config.note_launch(kernel, 2.0, 0.003)            # faster: the new best, 1.5 ms
+    assert _config._FASTEST[kernel] == 0.0015 and _config._BUSY_UNTIL[0] == 0.0
+    _config.note_launch(kernel, 2.0, 0.006 + 0.0009)   # within 2 x best + PROBE_SLOW
+    assert _config._BUSY_UNTIL[0] == 0.0
+    _config.note_launch(kernel, 2.0, 0.0075)           # beyond it: busy for BUSY_FOR
+    assert _config._BUSY_UNTIL[0] > time.perf_counter() + 0.5 * _config.BUSY_FOR
