@@ -44,7 +44,10 @@ class SVC(FastMixin, reference.SVC):
         n = X.shape[0]
         alpha = np.empty(n)
         v = np.empty(n)
-        diagonal = self.__dict__.pop("_fit_diagonal")
+        diagonal = self.__dict__.pop("_fit_diagonal", None)
+        if diagonal is None or diagonal.shape[0] != n:
+            diagonal = self._kernel_diagonal(X)
+            del self._fit_diagonal
         n_iter, status = _smo.smo(
             X, np.ascontiguousarray(X.T), y, _gram.KERNEL_CODES[self.kernel], self.gamma_,
             self.degree, float(self.coef0), C, float(self.tol), self.max_iter, alpha,
