@@ -231,10 +231,11 @@ class SVC(Classifier):
         if self.kernel != "linear" and not 0.0 < self.gamma_ < math.inf:
             raise ValueError(f"gamma={self.gamma!r} gives {self.gamma_!r}: Var(X) is not a finite "
                              "positive number (entries near 1e300 overflow); rescale X")
-        if not self._all_finite(self._kernel_diagonal(X)):
+        diagonal = self._kernel_diagonal(X)                  # K_tt, checked, then used by SMO
+        if not self._all_finite(diagonal):
             raise ValueError("kernel values overflow float64: some K(x_i, x_i) is infinite "
                              "(entries near 1e154 or larger); rescale X")
-        alpha, n_iter, status, scores = self._solve_dual(X, y, C)
+        alpha, n_iter, status, scores = self._solve_dual(X, y, C, diagonal)
         scores = self._store_dual(X, y, alpha, C, scores)
         if (C == math.inf and status == _smo.CONVERGED  # the hard margin made exact
                 and not _smo.is_hard_margin_kkt(alpha, y, scores, self.intercept_)):
@@ -316,11 +317,12 @@ class SVC(Classifier):
     _beta_norm_squared = staticmethod(beta_norm_squared)
     _objectives = staticmethod(objectives)
 
-    def _solve_dual(self, X, y, C):
-        """(alpha, n_iter, status, f0(x_t) at every training row) from SMO: the hot loop
-        refml_fast replaces.  f0 comes free from SMO's final gradient."""
+    def _solve_dual(self, X, y, C, diagonal):
+        """(alpha, n_iter, status, f0(x_t) at every training row) from SMO, given K_tt in
+        ``diagonal``: the hot loop refml_fast replaces.  f0 comes free from SMO's final
+        gradient."""
         rows = _smo.KernelRows(X, self.kernel, self.gamma_, self.degree, float(self.coef0))
-        alpha, n_iter, status, gradient = _smo.smo(rows, rows.diagonal(), y, C, float(self.tol),
+        alpha, n_iter, status, gradient = _smo.smo(rows, diagonal, y, C, float(self.tol),
                                                    self.max_iter)
         return alpha, n_iter, status, _smo.scores_from_gradient(gradient, y)
 

@@ -27,10 +27,8 @@ class SVC(FastMixin, reference.SVC):
         return float(_gram.scale_gamma(X))
 
     def _kernel_diagonal(self, X):
-        """K_tt for every t, kept for ``_solve_dual`` (which follows it in refml's fit)."""
-        self._fit_diagonal = _gram.diagonal_and_norms(
-            X, _gram.KERNEL_CODES[self.kernel], self.gamma_, self.degree, float(self.coef0))[0]
-        return self._fit_diagonal
+        return _gram.diagonal_and_norms(X, _gram.KERNEL_CODES[self.kernel], self.gamma_,
+                                       self.degree, float(self.coef0))[0]
 
     @staticmethod
     def _all_finite(values):
@@ -40,14 +38,10 @@ class SVC(FastMixin, reference.SVC):
     def signs_from_codes(codes):
         return np.where(np.asarray(codes) == 1, 1.0, -1.0)
 
-    def _solve_dual(self, X, y, C):
+    def _solve_dual(self, X, y, C, diagonal):
         n = X.shape[0]
         alpha = np.empty(n)
         v = np.empty(n)
-        diagonal = self.__dict__.pop("_fit_diagonal", None)
-        if diagonal is None or diagonal.shape[0] != n:
-            diagonal = self._kernel_diagonal(X)
-            del self._fit_diagonal
         n_iter, status = _smo.smo(
             X, np.ascontiguousarray(X.T), y, _gram.KERNEL_CODES[self.kernel], self.gamma_,
             self.degree, float(self.coef0), C, float(self.tol), self.max_iter, alpha,
