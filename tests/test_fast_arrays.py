@@ -137,7 +137,7 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
         return [np.asarray(a).tolist() for a in found]
 
     sizes = [(_kernels, "PARALLEL_WORK"), (svm, "PARALLEL_WORK"),
-             (multinomial, "PARALLEL_WORK"), (binary, "PARALLEL_WORK"),
+             (multinomial, "PARALLEL_UNITS"), (binary, "PARALLEL_WORK"),
              (binary, "TWO_PASS_SAMPLES"), (neighbors, "PARALLEL_ENTRIES"),
              (neighbors, "PARALLEL_PAIRS"), (ensemble, "PARALLEL_VOTES"),
              (_kdtree, "PARALLEL_QUERIES")]

@@ -3,12 +3,24 @@ Newton polished to the maximum-likelihood estimate (issues 12 and 14)."""
 
 import pytest
 
-from tests.test_logistic import THREE_X, THREE_Y, quietly, theta_of  # noqa: F401
+from tests.test_logistic import THREE_X, THREE_Y, WELL_Y, quietly, theta_of  # noqa: F401
 
 
-def test_auto_picks_newton_for_a_small_hessian_and_lbfgs_beyond(lib):
+@pytest.mark.parametrize("width, solver", [(1, "newton"), (47, "newton"), (48, "lbfgs")])
+def test_auto_picks_newton_for_two_classes_up_to_48_unknowns(lib, width, solver):
+    """d + 1 <= 48 unknowns: Newton; one feature more: L-BFGS."""
+    X = [[x[0]] + [x[1] * (j + 1) % 1.3 for j in range(width - 1)] for x in THREE_X]
+    model = quietly(lib.LogisticRegression(alpha=0.1, max_iter=3), X, WELL_Y)
+    assert model.solver_ == solver
+
+
+def test_auto_picks_lbfgs_for_more_than_two_classes(lib):
     model = lib.LogisticRegression().fit(THREE_X, THREE_Y)       # (3 - 1) x 3 = 6 rows
-    assert model.solver_ == "newton"
+    assert model.solver_ == "lbfgs" and model.converged_
+    newton = lib.LogisticRegression(solver="newton").fit(THREE_X, THREE_Y)
+    scale = max(abs(b) for b in theta_of(newton))     # both near the MLE (tol = 1e-4)
+    for a, b in zip(theta_of(model), theta_of(newton)):
+        assert abs(a - b) <= 1e-3 * scale
     wide = [[x[0], x[1]] + [x[0] * (j + 1) % 1.7 for j in range(30)] for x in THREE_X]
     model = lib.LogisticRegression(alpha=0.1, tol=1e-10).fit(wide, THREE_Y)  # 2 x 33 rows
     assert model.solver_ == "lbfgs" and model.converged_
@@ -48,8 +60,8 @@ def test_newton_at_its_defaults_reaches_the_mle(lib, dataset, n_features):
     X, y = getattr(sklearn.datasets, f"load_{dataset}")(return_X_y=True)
     X = X[:, :n_features]
     X = (X - X.mean(axis=0)) / X.std(axis=0)
-    model = lib.LogisticRegression().fit(X.tolist() if lib.__name__ == "refml" else X,
-                                         y.tolist())
+    model = lib.LogisticRegression(solver="newton").fit(
+        X.tolist() if lib.__name__ == "refml" else X, y.tolist())
     assert model.solver_ == "newton" and model.converged_
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")   # its newton-cholesky may warn near rounding
