@@ -20,8 +20,10 @@ penalty on the w_k:
     grad_k L = (1/n) sum_i (P(Y = k | x_i) - 1{y_i = k}) x~_i + alpha [w_k, 0],
     H_{kl}   = (1/n) sum_i P_ik (1{k = l} - P_il) x~_i x~_i' + alpha diag(1, ..., 1, 0) 1{k = l}.
 
-Every sum over samples runs i = 1..n in order and every sum over features left to right:
-refml_fast's kernels repeat the same operations, so both packages find identical floats.
+Every sum over features runs left to right.  Sums over samples (L, grad L and the Hessian)
+run over blocks of SUM_BLOCK samples, each in order from 0.0, and then add the blocks' sums
+in order (``objective``, ``hessian``): refml_fast sums the blocks on separate threads.  Its
+kernels repeat the same operations, so both packages find identical floats.
 
 Solvers (``model`` is the estimator; its methods ``_objective``, ``_newton_direction`` and
 ``_sgd_epoch`` do the arithmetic and are what refml_fast replaces):
@@ -49,11 +51,9 @@ Each stops when max_j |grad_j L| <= tol (at the averaged iterate for sgd) or at 
 """
 
 import math
-import warnings
 
 from . import _linalg as linalg
 from . import sgd as sgd_module
-from .base import ConvergenceWarning
 
 NEWTON_PIVOT_TOLERANCE = 1e-10
 ARMIJO_FRACTION = 1e-4
@@ -61,6 +61,7 @@ MAX_HALVINGS = 60
 POLISH_STEPS = 3
 POLISH_SIZE = 1e-6
 EPSILON = 2.0 ** -52
+SUM_BLOCK = 2048      # samples per block of the sums over samples (see ``objective``)
 
 
 # ----------------------------------------------------------------------------------------
@@ -95,21 +96,22 @@ def class_probabilities(z):
 
 
 def objective(X, codes, theta, n_classes, fit_intercept, alpha):
-    """(L(theta), grad L(theta)) as in the module docstring."""
+    """(L(theta), grad L(theta)) as in the module docstring.
+
+    The sums over samples go SUM_BLOCK samples at a time (``block_sums``): each block's
+    sums start at 0.0 and run over its samples in order, and the blocks' sums are added in
+    order.  This fixes every float of L and its gradient, and lets refml_fast sum the
+    blocks on separate threads and add them in the same order."""
     n_free = n_classes - 1
     p = len(theta) // n_free
     data_loss = 0.0
     gradient = [0.0] * len(theta)
-    for x, y in zip(X, codes):
-        x_tilde = augmented(x, fit_intercept)
-        z = scores(theta, x_tilde, n_free)
-        probabilities, log_normaliser = class_probabilities(z)
-        z_y = z[y - 1] if y > 0 else 0.0
-        data_loss += log_normaliser - z_y
-        for k in range(n_free):
-            residual = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
-            for j in range(p):
-                gradient[k * p + j] += residual * x_tilde[j]
+    for start in range(0, len(X), SUM_BLOCK):
+        block_loss, block_gradient = block_sums(X[start:start + SUM_BLOCK],
+                                                codes[start:start + SUM_BLOCK], theta,
+                                                n_free, fit_intercept)
+        data_loss += block_loss
+        gradient = [total + term for total, term in zip(gradient, block_gradient)]
     n = len(X)
     d = len(X[0])
     penalty = 0.0
@@ -123,12 +125,53 @@ def objective(X, codes, theta, n_classes, fit_intercept, alpha):
     return data_loss / n + 0.5 * alpha * penalty, gradient
 
 
-def hessian(X, theta, n_classes, fit_intercept, alpha):
-    """The Hessian of L, lower triangle (entries [r][c] with c <= r; the rest are 0)."""
-    n_free = n_classes - 1
+def block_sums(X, codes, theta, n_free, fit_intercept):
+    """sum_i [log(1 + sum_k exp(z_ik)) - z_{i,y_i}] and sum_i (P_ik - 1{y_i = k}) x~_i over
+    the samples given, in order from 0.0: the un-normalised loss and gradient."""
     p = len(theta) // n_free
+    data_loss = 0.0
+    gradient = [0.0] * len(theta)
+    for x, y in zip(X, codes):
+        x_tilde = augmented(x, fit_intercept)
+        z = scores(theta, x_tilde, n_free)
+        probabilities, log_normaliser = class_probabilities(z)
+        z_y = z[y - 1] if y > 0 else 0.0
+        data_loss += log_normaliser - z_y
+        for k in range(n_free):
+            residual = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
+            for j in range(p):
+                gradient[k * p + j] += residual * x_tilde[j]
+    return data_loss, gradient
+
+
+def hessian(X, theta, n_classes, fit_intercept, alpha):
+    """The Hessian of L, lower triangle (entries [r][c] with c <= r; the rest are 0).
+
+    Summed as L is: ``block_hessian`` over blocks of SUM_BLOCK samples, added in order."""
     size = len(theta)
     H = [[0.0] * size for _ in range(size)]
+    for start in range(0, len(X), SUM_BLOCK):
+        block = block_hessian(X[start:start + SUM_BLOCK], theta, n_classes, fit_intercept)
+        for r in range(size):
+            for c in range(r + 1):
+                H[r][c] += block[r][c]
+    n = len(X)
+    d = len(X[0])
+    p = size // (n_classes - 1)
+    for r in range(size):
+        for c in range(r + 1):
+            H[r][c] = H[r][c] / n
+        if r % p < d:
+            H[r][r] = H[r][r] + alpha
+    return H
+
+
+def block_hessian(X, theta, n_classes, fit_intercept):
+    """sum_i P_ik (1{k = l} - P_il) x~_i x~_i' over the samples given, in order from 0.0
+    (lower triangle)."""
+    n_free = n_classes - 1
+    p = len(theta) // n_free
+    H = [[0.0] * len(theta) for _ in range(len(theta))]
     for x in X:
         x_tilde = augmented(x, fit_intercept)
         probabilities, _ = class_probabilities(scores(theta, x_tilde, n_free))
@@ -141,13 +184,6 @@ def hessian(X, theta, n_classes, fit_intercept, alpha):
                     row = H[k * p + j]
                     for jj in range(j + 1 if l == k else p):
                         row[l * p + jj] += a * x_tilde[jj]
-    n = len(X)
-    d = len(X[0])
-    for r in range(size):
-        for c in range(r + 1):
-            H[r][c] = H[r][c] / n
-        if r % p < d:
-            H[r][r] = H[r][r] + alpha
     return H
 
 
@@ -351,44 +387,3 @@ def sgd_epoch(X, codes, theta, total, k, learning_rate, power_t, rng, n_classes,
 
     return sgd_module.run_steps(stochastic_gradient, theta, total, k, n, learning_rate,
                                 power_t, None, rng)
-
-
-def separates(X, codes, theta, n_classes, fit_intercept):
-    """True when every training point's own class has the strictly largest score.
-
-    Then theta -> c theta, c -> infinity, increases the likelihood to 1: no maximiser.
-    """
-    for x, y in zip(X, codes):
-        z = [0.0] + scores(theta, augmented(x, fit_intercept), n_classes - 1)
-        for k, value in enumerate(z):
-            if k != y and not z[y] > value:
-                return False
-    return True
-
-
-# ----------------------------------------------------------------------------------------
-# Convergence, reported.
-
-
-def report(model, X, codes, theta, converged, max_iter):
-    """``model``'s converged_, with a ConvergenceWarning when False."""
-    name = f"LogisticRegression(solver={model.solver_!r})"
-    if model.alpha == 0.0 and model._separates(X, codes, theta):
-        warn_convergence(
-            f"{name}: the training data are separable (the fitted model classifies "
-            "every point strictly correctly), so the maximum-likelihood estimate does "
-            "not exist; the coefficients are a finite point on a path to infinity. "
-            "Set alpha > 0 for a finite maximiser.")
-        return False
-    if not converged:
-        reason = (f"reached max_iter={max_iter}" if model.n_iter_ == max_iter
-                  else "stopped: no further decrease found at working precision")
-        advice = ("increase max_iter or tol" if model.solver_ in ("newton", "lbfgs") else
-                  "increase max_iter or learning_rate, or use solver='newton'")
-        warn_convergence(f"{name} did not converge ({reason}; tol={model.tol}): {advice}.")
-    return converged
-
-
-def warn_convergence(message):
-    """A ConvergenceWarning pointing at the caller of ``fit`` (this <- report <- _fit <- fit)."""
-    warnings.warn(message, ConvergenceWarning, stacklevel=5)

@@ -40,6 +40,7 @@ Quasi-complete separation (separable up to points on the boundary) is not detect
 import math
 
 from . import _linalg as linalg
+from . import _logistic_report as report
 from . import _logistic_solvers as solvers
 from . import _validation as validation
 from ._random import check_random_state
@@ -293,7 +294,7 @@ class LogisticRegression(Classifier):
                                  self.learning_rate_, self.power_t, rng)
         theta, self.n_iter_, converged, self.loss_curve_ = result
         self._store(theta, p)
-        self.converged_ = solvers.report(self, X, codes, theta, converged, max_iter)
+        self.converged_ = report.report(self, X, codes, theta, converged, max_iter)
 
     def _lbfgs(self, X, codes, theta, max_iter, tol):
         """``_logistic_solvers.lbfgs`` (refml_fast runs the same steps on arrays)."""
@@ -342,7 +343,7 @@ class LogisticRegression(Classifier):
         return largest
 
     def _separates(self, X, codes, theta):
-        return solvers.separates(X, codes, theta, len(self.classes_), self.fit_intercept)
+        return report.separates(X, codes, theta, len(self.classes_), self.fit_intercept)
 
     def _scores(self, X):
         """z_ik = w_k'x_i + b_k for k = 1..K-1 (from ``coef_`` and ``intercept_``)."""

@@ -71,3 +71,30 @@ def cholesky_dropping_dependent(A, tolerance, L, kept):
             kept[m] = j
             m += 1
     return m
+
+
+@kernel
+def solve_dropping_dependent(A, b, tolerance, x):
+    """refml's ``_linalg.solve_dropping_dependent`` (Cholesky of the independent columns,
+    then forward and back substitution) with the same operations in the same order; x = 0
+    on dropped columns.  Only the lower triangle of A is read."""
+    n = A.shape[0]
+    L = np.zeros((n, n))
+    kept = np.empty(n, dtype=np.int64)
+    m = cholesky_dropping_dependent(A, tolerance, L, kept)
+    forward = np.empty(m)
+    for i in range(m):                       # L u = b[kept]
+        total = b[kept[i]]
+        for e in range(i):
+            total -= L[i, e] * forward[e]
+        forward[i] = total / L[i, i]
+    backward = np.empty(m)
+    for i in range(m - 1, -1, -1):           # L' v = u
+        total = forward[i]
+        for e in range(i + 1, m):
+            total -= L[e, i] * backward[e]
+        backward[i] = total / L[i, i]
+    for j in range(n):
+        x[j] = 0.0
+    for i in range(m):
+        x[kept[i]] = backward[i]

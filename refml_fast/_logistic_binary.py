@@ -11,19 +11,22 @@ classes these do the same arithmetic faster, without changing a single float:
 - the probability is ``probabilities_from_scores`` written out for one score:
   m = max(0, z), e_0 = exp(-m), e_1 = exp(z - m), P_1 = e_1 / ((0 + e_0) + e_1),
   log(1 + e^z) = m + log((0 + e_0) + e_1), skipping the exponential that is exp(0) = 1;
+- the objective sums blocks of SUM_BLOCK samples as refml does, so that the blocks can go
+  to separate threads (``objective``), each summing its own from 0.0;
 - the objective also returns the Hessian's sample weights P_i1 (1 - P_i1), which the
-  Newton step at the same theta reuses instead of scoring the data again;
-- the Hessian's rows are shared among threads, each entry summed by one thread.
-n mod 8 samples at the end go one at a time.
+  Newton step at the same theta reuses instead of scoring the data again (the Hessian
+  itself: refml_fast/_logistic_hessian.py).
+The n mod 8 samples at the end go one at a time.
 """
 
 import math
 
-import numba
 import numpy as np
 from numba import prange
 
-from ._config import kernel, parallel_now, run_parallel
+from refml import _logistic_solvers as solvers
+
+from ._config import kernel, run_parallel
 
 BLOCK = 8
 
@@ -113,22 +116,22 @@ def finish_objective(theta, d, alpha, n, data_loss, gradient):
 
 
 @kernel
-def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
-    """``_logistic_kernels.objective`` for K = 2 (same floats).
-
-    Also writes the Hessian's sample weights at theta, weights[i] = P_i1 (1 - P_i1), so that
-    the Newton step that follows an accepted trial point need not score the data again.
-    """
-    n, d = X.shape
+def block_objective(X, codes, theta, fit_intercept, first, stop, gradient, weights):
+    """refml's ``block_sums`` for K = 2 over samples first..stop-1 (``first`` a multiple of
+    eight): returns the loss sum and writes the gradient sums into ``gradient``, both from
+    0.0 in sample order; also writes the Hessian's sample weights, weights[i] =
+    P_i1 (1 - P_i1), so that the Newton step that follows an accepted trial point need not
+    score the data again."""
+    d = X.shape[1]
     p = d + (1 if fit_intercept else 0)
     z = np.empty(BLOCK)
     r = np.empty(BLOCK)
     for j in range(p):
         gradient[j] = 0.0
     data_loss = 0.0
-    i = 0
-    while i < n:
-        block = BLOCK if i + BLOCK <= n else 1
+    i = first
+    while i < stop:
+        block = BLOCK if i + BLOCK <= stop else 1
         fill_scores(X, i, block, theta, fit_intercept, z)
         for b in range(block):
             probability, log_normaliser = probability_and_log_normaliser(z[b])
@@ -158,92 +161,75 @@ def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
             if fit_intercept:
                 gradient[d] += r[0] * 1.0
         i += block
-    return finish_objective(theta, d, alpha, n, data_loss, gradient)
+    return data_loss
 
 
 @kernel
-def sample_terms(X, codes, theta, fit_intercept, losses, residuals, weights, first_block,
-                 end_block):
-    """Pass one of ``objective_two_pass`` for the blocks of eight samples [first_block,
-    end_block): for every sample, independently, the loss term log(1 + e^z) - z_y, the
-    residual P_i1 - y_i and the Hessian weight P_i1 (1 - P_i1), as ``objective_binary``
-    computes them (eight rows' scores interleaved, the last n mod 8 one at a time)."""
+def blocks_serial(X, codes, theta, fit_intercept, losses, gradients, weights):
+    """``block_objective`` for every block of SUM_BLOCK samples, one after the other."""
     n = X.shape[0]
-    z = np.empty(BLOCK)
-    for block in range(first_block, end_block):
-        first = block * BLOCK
-        count = min(BLOCK, n - first)
-        if count == BLOCK:
-            block_scores(X, first, theta, fit_intercept, z)
-        else:
-            for b in range(count):
-                z[b] = row_score(X, first + b, theta, fit_intercept)
-        for b in range(count):
-            i = first + b
-            probability, log_normaliser = probability_and_log_normaliser(z[b])
-            weights[i] = probability * (1.0 - probability)
-            z_y = z[b] if codes[i] > 0 else 0.0
-            losses[i] = log_normaliser - z_y
-            residuals[i] = probability - (1.0 if codes[i] == 1 else 0.0)
+    for b in range(losses.shape[0]):
+        losses[b] = block_objective(X, codes, theta, fit_intercept, b * SUM_BLOCK,
+                                    min(n, (b + 1) * SUM_BLOCK), gradients[b], weights)
 
 
 # The twins are two functions, not one compiled twice: Numba's cache keys a kernel by its
 # function and signature, not by its options, so a serial twin of the same function could
 # load the parallel code (and launch it while another thread's launch runs).
 @kernel(parallel=True)
-def sample_terms_parallel(X, codes, theta, fit_intercept, losses, residuals, weights,
-                          n_chunks):
-    """``sample_terms`` for all samples, chunks of whole blocks of eight on the threads."""
-    n_blocks = (X.shape[0] + BLOCK - 1) // BLOCK
-    for chunk in prange(n_chunks):
-        sample_terms(X, codes, theta, fit_intercept, losses, residuals, weights,
-                     chunk * n_blocks // n_chunks, (chunk + 1) * n_blocks // n_chunks)
+def blocks_parallel(X, codes, theta, fit_intercept, losses, gradients, weights):
+    """``blocks_serial`` with the blocks shared among threads (each block's sums by one
+    thread, from 0.0 in sample order: the same floats)."""
+    n = X.shape[0]
+    for b in prange(losses.shape[0]):
+        losses[b] = block_objective(X, codes, theta, fit_intercept, b * SUM_BLOCK,
+                                    min(n, (b + 1) * SUM_BLOCK), gradients[b], weights)
 
 
 @kernel
-def sample_terms_serial(X, codes, theta, fit_intercept, losses, residuals, weights, n_chunks):
-    """``sample_terms`` for all samples on the calling thread (``n_chunks`` unused)."""
-    sample_terms(X, codes, theta, fit_intercept, losses, residuals, weights, 0,
-                 (X.shape[0] + BLOCK - 1) // BLOCK)
-
-
-@kernel
-def sums_in_order(X, theta, fit_intercept, alpha, losses, residuals, gradient):
-    """Pass two of ``objective_two_pass``: the loss and the gradient summed sample after
-    sample, the additions of ``objective_binary`` in its order; returns the objective."""
-    n, d = X.shape
-    p = d + (1 if fit_intercept else 0)
-    for j in range(p):
+def add_blocks(losses, gradients, theta, d, alpha, n, gradient):
+    """The blocks' sums added in order from 0.0 (refml's ``objective``), then
+    ``finish_objective``."""
+    for j in range(gradient.shape[0]):
         gradient[j] = 0.0
     data_loss = 0.0
-    for i in range(n):
-        data_loss += losses[i]
-        r = residuals[i]
-        for j in range(d):
-            gradient[j] += r * X[i, j]
-        if fit_intercept:
-            gradient[d] += r * 1.0
+    for b in range(losses.shape[0]):
+        data_loss += losses[b]
+        for j in range(gradient.shape[0]):
+            gradient[j] += gradients[b, j]
     return finish_objective(theta, d, alpha, n, data_loss, gradient)
 
 
-def objective_two_pass(X, codes, theta, fit_intercept, alpha, gradient, weights):
-    """``objective_binary``'s floats in two passes: the per-sample terms (an exponential and
-    a logarithm each, most of the work when d is small) on every core, then the sums in
-    sample order on one.  Measured against ``objective_binary`` on 2 cores: 2x faster at
-    d <= 16, 1.2-1.6x at d = 24-50, even at d = 100-500, slower beyond (X is read twice),
-    and no gain below a few thousand samples; hence ``TWO_PASS_FEATURES`` and
-    ``TWO_PASS_SAMPLES``."""
+@kernel
+def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
+    """``_logistic_kernels.objective`` for K = 2 (same floats) on the calling thread, with
+    the Hessian weights (``block_objective``)."""
+    n_blocks = (X.shape[0] + SUM_BLOCK - 1) // SUM_BLOCK
+    losses = np.empty(n_blocks)
+    gradients = np.empty((n_blocks, gradient.shape[0]))
+    blocks_serial(X, codes, theta, fit_intercept, losses, gradients, weights)
+    return add_blocks(losses, gradients, theta, X.shape[1], alpha, X.shape[0], gradient)
+
+
+def objective(X, codes, theta, fit_intercept, alpha, gradient, weights):
+    """``objective_binary``'s floats, the blocks on every core from PARALLEL_SAMPLES
+    samples on (two blocks or more).  Each thread sums its own blocks, so only the blocks'
+    sums (p + 1 floats each) move between cores."""
     n = X.shape[0]
-    if not parallel_now(n / TWO_PASS_SAMPLES):      # one core: one pass is faster
+    if n < PARALLEL_SAMPLES:
         return objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights)
-    losses, residuals = np.empty(n), np.empty(n)
-    run_parallel(sample_terms_parallel, sample_terms_serial, n / TWO_PASS_SAMPLES, X, codes,
-                 theta, fit_intercept, losses, residuals, weights, 4 * numba.get_num_threads())
-    return sums_in_order(X, theta, fit_intercept, alpha, losses, residuals, gradient)
+    n_blocks = (n + SUM_BLOCK - 1) // SUM_BLOCK
+    losses = np.empty(n_blocks)
+    gradients = np.empty((n_blocks, gradient.shape[0]))
+    run_parallel(blocks_parallel, blocks_serial, n / PARALLEL_SAMPLES, X, codes, theta,
+                 fit_intercept, losses, gradients, weights)
+    return add_blocks(losses, gradients, theta, X.shape[1], alpha, n, gradient)
 
 
-TWO_PASS_FEATURES = 128   # at most this many features
-TWO_PASS_SAMPLES = 16_384  # at least this many samples
+SUM_BLOCK = solvers.SUM_BLOCK   # a multiple of BLOCK
+# From this many samples (two blocks: about 0.15 ms on one core) the blocks go to the
+# threads; ``run_parallel`` keeps them on one while the cores are busy.
+PARALLEL_SAMPLES = 8_192
 
 
 @kernel
@@ -259,126 +245,3 @@ def sample_weights_binary(X, theta, fit_intercept, weights):
             probability, _ = probability_and_log_normaliser(z[b])
             weights[i + b] = probability * (1.0 - probability)
         i += block
-
-
-@kernel
-def eight_terms(total, a0, a1, a2, a3, a4, a5, a6, a7, x0, x1, x2, x3, x4, x5, x6, x7):
-    """(((total + a0 x0) + a1 x1) + ...) + a7 x7: eight samples' terms, one after the other."""
-    total = total + a0 * x0
-    total = total + a1 * x1
-    total = total + a2 * x2
-    total = total + a3 * x3
-    total = total + a4 * x4
-    total = total + a5 * x5
-    total = total + a6 * x6
-    return total + a7 * x7
-
-
-@kernel
-def accumulate_hessian_rows(X, weights, fit_intercept, S, first, stop):
-    """Rows first..stop-1 of S += sum_i a_i x~_i' with a_ij = w_i x~_ij, i = 0..n-1 in order
-    (the Hessian before its division by n), w_i = P_i1 (1 - P_i1) given.
-
-    Eight samples per pass over S, two rows of S at a time (``first`` even): entry S[j, jj]
-    receives the eight samples' terms one after the other, as in refml.  Row j is updated
-    on columns 0..j+1 rounded up to a multiple of eight, whole vectors without a scalar
-    remainder; the entries above the diagonal that this touches are scratch, never read
-    (S has room for them, and for row p when p is odd; the rows of x are zero beyond p).
-    """
-    n, d = X.shape
-    width = S.shape[1]
-    x = np.zeros((BLOCK, width))
-    i = 0
-    while i + BLOCK <= n:
-        for b in range(BLOCK):
-            for j in range(d):
-                x[b, j] = X[i + b, j]
-            if fit_intercept:
-                x[b, d] = 1.0
-        w0, w1, w2, w3 = weights[i], weights[i + 1], weights[i + 2], weights[i + 3]
-        w4, w5, w6, w7 = weights[i + 4], weights[i + 5], weights[i + 6], weights[i + 7]
-        for j in range(first, stop, 2):
-            a0, b0 = w0 * x[0, j], w0 * x[0, j + 1]
-            a1, b1 = w1 * x[1, j], w1 * x[1, j + 1]
-            a2, b2 = w2 * x[2, j], w2 * x[2, j + 1]
-            a3, b3 = w3 * x[3, j], w3 * x[3, j + 1]
-            a4, b4 = w4 * x[4, j], w4 * x[4, j + 1]
-            a5, b5 = w5 * x[5, j], w5 * x[5, j + 1]
-            a6, b6 = w6 * x[6, j], w6 * x[6, j + 1]
-            a7, b7 = w7 * x[7, j], w7 * x[7, j + 1]
-            for jj in range((j + 2 + BLOCK - 1) // BLOCK * BLOCK):
-                x0, x1, x2, x3 = x[0, jj], x[1, jj], x[2, jj], x[3, jj]
-                x4, x5, x6, x7 = x[4, jj], x[5, jj], x[6, jj], x[7, jj]
-                S[j, jj] = eight_terms(S[j, jj], a0, a1, a2, a3, a4, a5, a6, a7,
-                                       x0, x1, x2, x3, x4, x5, x6, x7)
-                S[j + 1, jj] = eight_terms(S[j + 1, jj], b0, b1, b2, b3, b4, b5, b6, b7,
-                                           x0, x1, x2, x3, x4, x5, x6, x7)
-        i += BLOCK
-    while i < n:                                  # the last n mod 8 samples, one at a time
-        for j in range(d):
-            x[0, j] = X[i, j]
-        if fit_intercept:
-            x[0, d] = 1.0
-        for j in range(first, stop):
-            a = weights[i] * x[0, j]
-            for jj in range(j + 1):
-                S[j, jj] += a * x[0, jj]
-        i += 1
-
-
-@kernel(parallel=True)
-def accumulate_hessian_parallel(X, weights, fit_intercept, S, bounds):
-    """``accumulate_hessian_rows`` on the row ranges bounds[t]..bounds[t+1], one per thread
-    (each entry still summed by one thread in sample order: the same floats)."""
-    for t in prange(bounds.shape[0] - 1):
-        accumulate_hessian_rows(X, weights, fit_intercept, S, bounds[t], bounds[t + 1])
-
-
-@kernel
-def accumulate_hessian_serial(X, weights, fit_intercept, S, bounds):
-    """``accumulate_hessian_parallel``'s twin on one thread: all the rows at once."""
-    accumulate_hessian_rows(X, weights, fit_intercept, S, bounds[0], bounds[-1])
-
-
-@kernel
-def finish_hessian(S, n, d, alpha, H):
-    """H = lower triangle of S / n, plus alpha on the diagonal of the w-part."""
-    p = H.shape[0]
-    for r in range(p):
-        for c in range(r + 1):
-            H[r, c] = S[r, c] / n
-        if r < d:
-            H[r, r] = H[r, r] + alpha
-
-
-PARALLEL_WORK = 10_000_000  # n p^2 above which the rows of H are shared among threads
-
-
-def row_bounds(p, parts):
-    """Even row boundaries 0 = b_0 <= ... <= b_parts = p that split the work into near-equal
-    parts: rows go in pairs (j, j + 1), and a pair costs about j + 2 columns, rounded up to
-    eight, per row."""
-    pair_cost = [2 * ((j + 2 + BLOCK - 1) // BLOCK * BLOCK) for j in range(0, p, 2)]
-    total = sum(pair_cost)
-    bounds, done, pair = [0], 0, 0
-    for part in range(1, parts):
-        while pair < len(pair_cost) and done + pair_cost[pair] / 2 <= total * part / parts:
-            done += pair_cost[pair]
-            pair += 1
-        bounds.append(min(2 * pair, p))
-    bounds.append(p)
-    return np.array(bounds, dtype=np.int64)
-
-
-def hessian_binary(X, weights, fit_intercept, alpha, H):
-    """``_logistic_kernels.hessian`` for K = 2 (same floats) into H (p x p, lower triangle;
-    the caller zeroes it), given the sample weights w_i = P_i1 (1 - P_i1)."""
-    n, d = X.shape
-    p = H.shape[0]
-    width = (p + 1 + BLOCK - 1) // BLOCK * BLOCK
-    S = np.zeros((width, width))
-    threads = numba.get_num_threads()
-    run_parallel(accumulate_hessian_parallel, accumulate_hessian_serial,
-                 (threads > 1) * n * p * p / PARALLEL_WORK, X, weights, fit_intercept, S,
-                 row_bounds(p, threads))
-    finish_hessian(S, n, d, float(alpha), H)

@@ -7,7 +7,9 @@ Conventions shared with the reference (so that the floats are identical):
   its p entries (refml's ``_linalg.dot``);
 - probabilities: m = max(0, z_1..z_{K-1}); e_0 = exp(-m), e_k = exp(z_k - m) summed from
   0.0 in the order e_0, e_1, ...; P_k = e_k / total; log-normaliser m + log(total);
-- every sum over samples runs i = 0..n-1 in order, accumulating into the output entry;
+- every sum over samples runs i = 0..n-1 in order, accumulating into the output entry,
+  except the objective's: blocks of SUM_BLOCK samples summed from 0.0, the blocks' sums
+  then added in order (refml's ``objective`` and ``block_sums``);
 - SGD draws i with the shared SplitMix64 ``randbelow`` and steps C k^(-power_t).
 No BLAS, no fastmath: their summation orders differ from refml's.
 """
@@ -16,9 +18,12 @@ import math
 
 import numpy as np
 
+from refml import _logistic_solvers as solvers
+
 from . import _random
 from ._config import kernel
-from ._linalg import cholesky_dropping_dependent
+
+SUM_BLOCK = solvers.SUM_BLOCK
 
 
 @kernel
@@ -70,14 +75,30 @@ def probabilities_from_scores(z, n_free, probabilities):
 def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
     """Returns L(theta); writes grad L(theta) into ``gradient``."""
     n, d = X.shape
-    p = d + (1 if fit_intercept else 0)
+    partial = np.empty(gradient.shape[0])
+    for r in range(gradient.shape[0]):
+        gradient[r] = 0.0
+    data_loss = 0.0
+    for first in range(0, n, SUM_BLOCK):
+        data_loss += block_sums(X, codes, theta, n_free, fit_intercept, first,
+                                min(n, first + SUM_BLOCK), partial)
+        for r in range(gradient.shape[0]):
+            gradient[r] += partial[r]
+    return data_loss / n + regularise(theta, n_free, d, fit_intercept, alpha, n, gradient)
+
+
+@kernel
+def block_sums(X, codes, theta, n_free, fit_intercept, first, stop, gradient):
+    """refml's ``block_sums`` over samples first..stop-1: returns the loss sum, writes the
+    gradient sums into ``gradient``."""
+    p = X.shape[1] + (1 if fit_intercept else 0)
     x_tilde = np.empty(p)
     z = np.empty(n_free)
     probabilities = np.empty(n_free + 1)
     for r in range(gradient.shape[0]):
         gradient[r] = 0.0
     data_loss = 0.0
-    for i in range(n):
+    for i in range(first, stop):
         load_row(X, i, fit_intercept, x_tilde)
         theta_scores(theta, x_tilde, n_free, z)
         log_normaliser = probabilities_from_scores(z, n_free, probabilities)
@@ -88,7 +109,7 @@ def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
             residual = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
             for j in range(p):
                 gradient[k * p + j] += residual * x_tilde[j]
-    return data_loss / n + regularise(theta, n_free, d, fit_intercept, alpha, n, gradient)
+    return data_loss
 
 
 @kernel
@@ -108,13 +129,35 @@ def regularise(theta, n_free, d, fit_intercept, alpha, n, gradient):
 
 @kernel
 def hessian(X, theta, n_free, fit_intercept, alpha, H):
-    """The lower triangle of the Hessian into H (size x size, zeroed by the caller)."""
+    """The lower triangle of the Hessian into H (size x size, zeroed by the caller): refml's
+    ``block_hessian`` over blocks of SUM_BLOCK samples, added in order."""
     n, d = X.shape
     p = d + (1 if fit_intercept else 0)
+    size = H.shape[0]
+    block = np.empty((size, size))
+    for first in range(0, n, SUM_BLOCK):
+        block_hessian(X, theta, n_free, fit_intercept, first, min(n, first + SUM_BLOCK), block)
+        for r in range(size):
+            for c in range(r + 1):
+                H[r, c] += block[r, c]
+    for r in range(size):
+        for c in range(r + 1):
+            H[r, c] = H[r, c] / n
+        if r % p < d:
+            H[r, r] = H[r, r] + alpha
+
+
+@kernel
+def block_hessian(X, theta, n_free, fit_intercept, first, stop, H):
+    """refml's ``block_hessian`` over samples first..stop-1 into H's lower triangle."""
+    p = X.shape[1] + (1 if fit_intercept else 0)
     x_tilde = np.empty(p)
     z = np.empty(n_free)
     probabilities = np.empty(n_free + 1)
-    for i in range(n):
+    for r in range(H.shape[0]):
+        for c in range(r + 1):
+            H[r, c] = 0.0
+    for i in range(first, stop):
         load_row(X, i, fit_intercept, x_tilde)
         theta_scores(theta, x_tilde, n_free, z)
         probabilities_from_scores(z, n_free, probabilities)
@@ -128,39 +171,6 @@ def hessian(X, theta, n_free, fit_intercept, alpha, H):
                     last = j + 1 if l == k else p
                     for jj in range(last):
                         H[r, l * p + jj] += a * x_tilde[jj]
-    size = H.shape[0]
-    for r in range(size):
-        for c in range(r + 1):
-            H[r, c] = H[r, c] / n
-        if r % p < d:
-            H[r, r] = H[r, r] + alpha
-
-
-@kernel
-def solve_dropping_dependent(A, b, tolerance, x):
-    """refml's ``_linalg.solve_dropping_dependent`` (Cholesky of the independent columns,
-    then forward and back substitution) with the same operations in the same order; x = 0
-    on dropped columns.  Only the lower triangle of A is read."""
-    n = A.shape[0]
-    L = np.zeros((n, n))
-    kept = np.empty(n, dtype=np.int64)
-    m = cholesky_dropping_dependent(A, tolerance, L, kept)
-    forward = np.empty(m)
-    for i in range(m):                       # L u = b[kept]
-        total = b[kept[i]]
-        for e in range(i):
-            total -= L[i, e] * forward[e]
-        forward[i] = total / L[i, i]
-    backward = np.empty(m)
-    for i in range(m - 1, -1, -1):           # L' v = u
-        total = forward[i]
-        for e in range(i + 1, m):
-            total -= L[e, i] * backward[e]
-        backward[i] = total / L[i, i]
-    for j in range(n):
-        x[j] = 0.0
-    for i in range(m):
-        x[kept[i]] = backward[i]
 
 
 @kernel

@@ -1,27 +1,31 @@
 """The multinomial objective and gradient of LogisticRegression on Numba's threads.
 
-refml's ``_logistic_solvers.objective`` walks the samples in order and, for each, adds
-residual_ik x~_ij to every gradient entry.  Here the same floats come in two parallel
-phases: first each sample's loss term and residuals P_ik - 1{y_i = k} (independent per
-sample, so any thread may compute any sample, with refml's operations for that sample);
-then each gradient entry (k, j) sums residual_ik x~_ij over i = 1..n in order, in one
-pass over X for every class at once.  Only the loss total, a sum over samples, stays serial.  The
-one-thread twins compute the same values.
+refml's ``_logistic_solvers.objective`` sums blocks of SUM_BLOCK samples (``block_sums``):
+in each, sample by sample, the loss term and residual_ik x~_ij added to every gradient
+entry, from 0.0; then the blocks' sums in order.  Here each block is one task for a thread,
+in two steps with refml's floats: each sample's loss term and residuals P_ik - 1{y_i = k}
+(``sample_terms``, scores of SUB samples at a time), then every gradient entry (k, j)
+summed over the block's samples in order, in one pass over the block of X for every class
+at once.  The blocks' sums are added in order on one thread (``add_blocks``).  The
+one-thread twin computes the same values.
 """
 
 import numpy as np
 from numba import prange
 
+from refml import _logistic_solvers as solvers
+
 from ._config import kernel, run_parallel
 from ._logistic_kernels import probabilities_from_scores, regularise
 
-BLOCK = 256
+SUM_BLOCK = solvers.SUM_BLOCK
 SUB = 64
 
 
 @kernel
-def sample_terms(X, codes, theta_t, n_free, fit_intercept, first, end, losses, residuals):
-    """For samples first..end-1: loss log(1 + sum_k e^{z_k}) - z_y and the residuals.
+def sample_terms(X, codes, theta_t, n_free, fit_intercept, first, end, residuals):
+    """For samples first..end-1: the residuals (row i - first of ``residuals``); returns
+    the sum of their loss terms log(1 + sum_k e^{z_k}) - z_y, in sample order from 0.0.
 
     The scores come SUB samples at a time: the block of X is copied transposed (x~_j of
     every sample in a row), so that z_k of all SUB samples grow together feature by feature
@@ -34,6 +38,7 @@ def sample_terms(X, codes, theta_t, n_free, fit_intercept, first, end, losses, r
     Z = np.empty((n_free, SUB))
     z = np.empty(n_free)
     probabilities = np.empty(n_free + 1)
+    data_loss = 0.0
     for start in range(first, end, SUB):
         m = min(SUB, end - start)
         for s in range(m):
@@ -56,36 +61,25 @@ def sample_terms(X, codes, theta_t, n_free, fit_intercept, first, end, losses, r
             log_normaliser = probabilities_from_scores(z, n_free, probabilities)
             y = codes[i]
             z_y = z[y - 1] if y > 0 else 0.0
-            losses[i] = log_normaliser - z_y
+            data_loss += log_normaliser - z_y
             for k in range(n_free):
-                residuals[i, k] = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
+                residuals[i - first, k] = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
+    return data_loss
 
 
 @kernel
-def sample_terms_serial(X, codes, theta_t, n_free, fit_intercept, losses, residuals):
-    sample_terms(X, codes, theta_t, n_free, fit_intercept, 0, X.shape[0], losses, residuals)
-
-
-@kernel(parallel=True)
-def sample_terms_parallel(X, codes, theta_t, n_free, fit_intercept, losses, residuals):
-    for block in prange((X.shape[0] + BLOCK - 1) // BLOCK):
-        sample_terms(X, codes, theta_t, n_free, fit_intercept, block * BLOCK,
-                     min(X.shape[0], block * BLOCK + BLOCK), losses, residuals)
-
-
-@kernel
-def gradient_one_pass(X, residuals, fit_intercept, gradient):
-    """gradient[k p + j] = sum_i residual_ik x~_ij, i = 1..n in order (refml's sums), every
-    class k at once: one pass over X instead of one per class, on one thread (splitting the
-    columns between two threads measured 3-5x slower: 7 ms against 1.3 ms at 30,000 x 50,
-    K = 10)."""
+def block_sums(X, codes, theta_t, n_free, fit_intercept, first, end, gradient):
+    """refml's ``block_sums`` over samples first..end-1: returns the loss sum and writes
+    gradient[k p + j] = sum_i residual_ik x~_ij (i in order, from 0.0), every class k at
+    once in one pass over the block's rows."""
     d = X.shape[1]
     p = d + (1 if fit_intercept else 0)
-    n_free = residuals.shape[1]
+    residuals = np.empty((end - first, n_free))
+    data_loss = sample_terms(X, codes, theta_t, n_free, fit_intercept, first, end, residuals)
     sums = np.zeros((n_free, p))
-    for i in range(X.shape[0]):
+    for i in range(first, end):
         for k in range(n_free):
-            residual = residuals[i, k]
+            residual = residuals[i - first, k]
             for j in range(d):
                 sums[k, j] += residual * X[i, j]
             if fit_intercept:
@@ -93,24 +87,44 @@ def gradient_one_pass(X, residuals, fit_intercept, gradient):
     for k in range(n_free):
         for j in range(p):
             gradient[k * p + j] = sums[k, j]
+    return data_loss
 
 
 @kernel
-def finish(losses, theta, n_free, d, fit_intercept, alpha, gradient):
-    """L = sum_i loss_i / n + (alpha/2) sum ||w_k||^2; gradient / n + alpha [w_k, 0]."""
-    n = losses.shape[0]
+def blocks_serial(X, codes, theta_t, n_free, fit_intercept, losses, gradients):
+    n = X.shape[0]
+    for b in range(losses.shape[0]):
+        losses[b] = block_sums(X, codes, theta_t, n_free, fit_intercept, b * SUM_BLOCK,
+                               min(n, (b + 1) * SUM_BLOCK), gradients[b])
+
+
+@kernel(parallel=True)
+def blocks_parallel(X, codes, theta_t, n_free, fit_intercept, losses, gradients):
+    n = X.shape[0]
+    for b in prange(losses.shape[0]):
+        losses[b] = block_sums(X, codes, theta_t, n_free, fit_intercept, b * SUM_BLOCK,
+                               min(n, (b + 1) * SUM_BLOCK), gradients[b])
+
+
+@kernel
+def add_blocks(losses, gradients, theta, n_free, d, fit_intercept, alpha, n, gradient):
+    """The blocks' sums added in order from 0.0, then L = sum / n + (alpha/2) sum ||w_k||^2
+    and gradient / n + alpha [w_k, 0] (refml's ``objective``)."""
+    for r in range(gradient.shape[0]):
+        gradient[r] = 0.0
     data_loss = 0.0
-    for i in range(n):
-        data_loss += losses[i]
+    for b in range(losses.shape[0]):
+        data_loss += losses[b]
+        for r in range(gradient.shape[0]):
+            gradient[r] += gradients[b, r]
     return data_loss / n + regularise(theta, n_free, d, fit_intercept, alpha, n, gradient)
 
 
 EXP_COST = 16
-# Units of work (below) from which the sample terms go to the threads: about 0.3 ms on one
-# core (0.8 ns a unit measured), where two threads already save more than a launch costs
-# (20,000 x 2 with three classes: 0.61 -> 0.33 ms).  As the binary objective's
-# TWO_PASS_SAMPLES; the launch guard (``run_parallel``) keeps them serial while the cores
-# are busy.
+# Units of work (below) from which the blocks go to the threads: about 0.3 ms on one core
+# (0.8 ns a unit measured), where two threads already save more than a launch costs
+# (20,000 x 2 with three classes: 0.61 -> 0.33 ms).  The launch guard (``run_parallel``)
+# keeps them on one thread while the cores are busy.
 PARALLEL_UNITS = 400_000
 
 
@@ -118,12 +132,13 @@ def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
     """L(theta) and grad L(theta) (into ``gradient``): ``_logistic_kernels.objective``'s
     values, on Numba's threads when the data are large."""
     n = X.shape[0]
-    losses = np.empty(n)
-    residuals = np.empty((n, n_free))
+    n_blocks = (n + SUM_BLOCK - 1) // SUM_BLOCK
+    losses = np.empty(n_blocks)
+    gradients = np.empty((n_blocks, gradient.shape[0]))
     # A score costs d + 1 multiply-adds and its exponential about EXP_COST more.
-    size = n * n_free * (X.shape[1] + 1 + EXP_COST) / PARALLEL_UNITS
+    size = (n_blocks > 1) * n * n_free * (X.shape[1] + 1 + EXP_COST) / PARALLEL_UNITS
     theta_t = np.ascontiguousarray(theta.reshape(n_free, -1).T)
-    run_parallel(sample_terms_parallel, sample_terms_serial, size, X, codes, theta_t, n_free,
-                 fit_intercept, losses, residuals)
-    gradient_one_pass(X, residuals, fit_intercept, gradient)
-    return finish(losses, theta, n_free, X.shape[1], fit_intercept, alpha, gradient)
+    run_parallel(blocks_parallel, blocks_serial, size, X, codes, theta_t, n_free,
+                 fit_intercept, losses, gradients)
+    return add_blocks(losses, gradients, theta, n_free, X.shape[1], fit_intercept, alpha, n,
+                      gradient)

@@ -7,8 +7,8 @@ predictions.  The solver loops (Newton with backtracking, gradient descent, the 
 and every decision are refml's own code (L-BFGS: the same loop on arrays, ``_lbfgs``), and the kernels repeat refml's float operations in
 refml's order, so ``coef_``, ``intercept_``, ``n_iter_`` and the predictions are identical
 to refml's.  For two classes (refml_fast/_logistic_binary.py) the objective also returns the
-Hessian's sample weights P(1 - P), kept for the Newton step at the same theta, and the
-Hessian's rows are shared among threads.
+Hessian's sample weights P(1 - P), kept for the Newton step at the same theta
+(refml_fast/_logistic_hessian.py), and the sums over samples go to threads by blocks.
 """
 
 import numpy as np
@@ -17,7 +17,7 @@ from refml import _logistic_solvers as solvers
 from refml import _validation as validation
 from refml import logistic as reference
 
-from . import _arrays, _lbfgs, _random
+from . import _arrays, _lbfgs, _linalg, _logistic_hessian, _random
 from . import _logistic_binary as binary
 from . import _logistic_kernels as kernels
 from . import _logistic_multinomial as multinomial
@@ -53,11 +53,8 @@ class LogisticRegression(FastMixin, reference.LogisticRegression):
         gradient = np.empty(theta.shape[0])
         if self._n_free() == 1:
             weights = np.empty(X.shape[0])
-            two_pass = (X.shape[1] <= binary.TWO_PASS_FEATURES
-                        and X.shape[0] >= binary.TWO_PASS_SAMPLES)
-            objective = binary.objective_two_pass if two_pass else binary.objective_binary
-            loss = objective(X, codes, theta, self.fit_intercept, float(self.alpha), gradient,
-                             weights)
+            loss = binary.objective(X, codes, theta, self.fit_intercept, float(self.alpha),
+                                    gradient, weights)
             # The Hessian at theta needs these P(1 - P); Newton asks for it next whenever
             # the line search accepts theta.
             self._curvature = (X, theta, weights)
@@ -70,13 +67,13 @@ class LogisticRegression(FastMixin, reference.LogisticRegression):
         theta = np.asarray(theta, dtype=np.float64)
         H = np.zeros((theta.shape[0], theta.shape[0]))
         if self._n_free() == 1:
-            binary.hessian_binary(X, self._sample_weights(X, theta), self.fit_intercept,
+            _logistic_hessian.hessian_binary(X, self._sample_weights(X, theta), self.fit_intercept,
                                   float(self.alpha), H)
         else:
             kernels.hessian(X, theta, self._n_free(), self.fit_intercept, float(self.alpha), H)
         delta = np.empty(theta.shape[0])
         minus_gradient = np.array([-g for g in gradient], dtype=np.float64)
-        kernels.solve_dropping_dependent(H, minus_gradient, solvers.NEWTON_PIVOT_TOLERANCE,
+        _linalg.solve_dropping_dependent(H, minus_gradient, solvers.NEWTON_PIVOT_TOLERANCE,
                                          delta)
         return delta.tolist()
 

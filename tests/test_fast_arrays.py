@@ -112,6 +112,7 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
     import refml_fast
     from refml_fast import _kdtree, _kernels, ensemble, neighbors, svm
     from refml_fast import _logistic_binary as binary
+    from refml_fast import _logistic_hessian as hessian
     from refml_fast import _logistic_multinomial as multinomial
 
     rng = np.random.default_rng(3)
@@ -137,8 +138,8 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
         return [np.asarray(a).tolist() for a in found]
 
     sizes = [(_kernels, "PARALLEL_WORK"), (svm, "PARALLEL_WORK"),
-             (multinomial, "PARALLEL_UNITS"), (binary, "PARALLEL_WORK"),
-             (binary, "TWO_PASS_SAMPLES"), (neighbors, "PARALLEL_ENTRIES"),
+             (multinomial, "PARALLEL_UNITS"), (hessian, "PARALLEL_WORK"),
+             (binary, "PARALLEL_SAMPLES"), (neighbors, "PARALLEL_ENTRIES"),
              (neighbors, "PARALLEL_PAIRS"), (ensemble, "PARALLEL_VOTES"),
              (_kdtree, "PARALLEL_QUERIES")]
     for module, name in sizes:

@@ -182,7 +182,7 @@ def test_fast_logistic_hessians_match_the_closed_form(n_classes):
     import numpy as np
 
     from refml._random import Generator
-    from refml_fast import _logistic_binary, _logistic_kernels
+    from refml_fast import _logistic_binary, _logistic_hessian, _logistic_kernels
 
     g = Generator(10 + n_classes)
     X = [[g.normal() for _ in range(3)] for _ in range(20)]
@@ -196,5 +196,5 @@ def test_fast_logistic_hessians_match_the_closed_form(n_classes):
         weights = np.empty(len(X))
         _logistic_binary.sample_weights_binary(Xa, th, True, weights)
         H2 = np.zeros_like(expected)
-        _logistic_binary.hessian_binary(Xa, weights, True, 0.1, H2)
+        _logistic_hessian.hessian_binary(Xa, weights, True, 0.1, H2)
         assert np.allclose(H2, expected, rtol=1e-12, atol=1e-14)

@@ -381,7 +381,9 @@ def test_fast_kernels_repeat_refml_float_for_float():
 
     from refml import _linalg as linalg
     from refml import _logistic_solvers as solvers
+    from refml_fast import _linalg as fast_linalg
     from refml_fast import _logistic_binary as binary
+    from refml_fast import _logistic_hessian as hessian
     from refml_fast import _logistic_kernels as kernels
 
     rng = np.random.default_rng(3)
@@ -406,15 +408,18 @@ def test_fast_kernels_repeat_refml_float_for_float():
         assert loss1 == reference_loss and g1.tolist() == reference_gradient
         H1, H2 = np.zeros((theta.size,) * 2), np.zeros((theta.size,) * 2)
         kernels.hessian(X, theta, 1, fit_intercept, alpha, H1)
-        binary.hessian_binary(X, weights, fit_intercept, alpha, H2)
+        hessian.hessian_binary(X, weights, fit_intercept, alpha, H2)
         reference_H = solvers.hessian(X.tolist(), theta.tolist(), 2, fit_intercept, alpha)
         assert H1.tolist() == H2.tolist() == reference_H
         p = theta.size
+        width = (p + 1 + 7) // 8 * 8
+        one = np.zeros((width, width))
+        hessian.hessian_serial(X, weights, fit_intercept, one, np.empty((1, width, width)),
+                              hessian.row_bounds(p, 1))
         for parts in (2, 3):        # rows of H shared among threads: the same floats
-            one, shared = np.zeros((p + 9, p + 9)), np.zeros((p + 9, p + 9))
-            binary.accumulate_hessian_rows(X, weights, fit_intercept, one, 0, p)
-            binary.accumulate_hessian_parallel(X, weights, fit_intercept, shared,
-                                               binary.row_bounds(p, parts))
+            shared = np.zeros((width, width))
+            hessian.hessian_by_rows(X, weights, fit_intercept, shared,
+                                   np.empty((parts, width, width)), hessian.row_bounds(p, parts))
             assert np.tril(one[:p, :p]).tolist() == np.tril(shared[:p, :p]).tolist()
         coef, intercept = rng.normal(size=(2, d)), rng.normal(size=2)
         Z = np.empty((n, 2))
@@ -427,9 +432,48 @@ def test_fast_kernels_repeat_refml_float_for_float():
         A = B @ B.T + (np.diag(rng.random(size)) if rank == size else 0.0)
         b = rng.normal(size=size)
         x = np.empty(size)
-        kernels.solve_dropping_dependent(A, b, 1e-10, x)
+        fast_linalg.solve_dropping_dependent(A, b, 1e-10, x)
         expected, kept = linalg.solve_dropping_dependent(A.tolist(), b.tolist(), 1e-10)
         assert x.tolist() == expected and len(kept) == rank
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("n, d, fit_intercept", [(4 * 2048 + 37, 5, True), (2 * 2048 + 3, 20, False),
+                                                 (3 * 2048, 1, True)])
+def test_the_hessian_over_blocks_is_refmls_on_every_path(n, d, fit_intercept):
+    """Several blocks of SUM_BLOCK samples: one thread, rows on threads, blocks on threads,
+    the general kernel and refml all give the same floats."""
+    import numpy as np
+
+    from refml import _logistic_solvers as solvers
+    from refml_fast import _logistic_binary as binary
+    from refml_fast import _logistic_hessian as hessian
+    from refml_fast import _logistic_kernels as kernels
+
+    assert binary.SUM_BLOCK == 2048
+    rng = np.random.default_rng(n)
+    X = rng.normal(size=(n, d)) * rng.choice([0.5, 3.0], size=d)
+    theta = rng.normal(size=d + fit_intercept)
+    weights = np.empty(n)
+    binary.sample_weights_binary(X, theta, fit_intercept, weights)
+    p = theta.size
+    width = (p + 1 + 7) // 8 * 8
+    n_blocks = (n + 2047) // 2048
+    found = []
+    for path, partials, bounds in [
+            (hessian.hessian_serial, (1, width, width), hessian.row_bounds(p, 1)),
+            (hessian.hessian_by_rows, (2, width, width), hessian.row_bounds(p, 2)),
+            (hessian.hessian_by_blocks, (n_blocks, width, width), hessian.row_bounds(p, 1))]:
+        S = np.zeros((width, width))
+        path(X, weights, fit_intercept, S, np.empty(partials), bounds)
+        H = np.zeros((p, p))
+        hessian.finish_hessian(S, n, d, 0.5, H)
+        found.append(H.tolist())
+    H = np.zeros((p, p))
+    kernels.hessian(X, theta, 1, fit_intercept, 0.5, H)
+    found.append(H.tolist())
+    reference = solvers.hessian(X.tolist(), theta.tolist(), 2, fit_intercept, 0.5)
+    assert all(H == reference for H in found)
 
 
 @pytest.mark.fast
@@ -440,27 +484,28 @@ def test_threaded_hessian_rows_cover_every_row_once():
     import numpy as np
 
     from refml_fast import _logistic_binary as binary
+    from refml_fast import _logistic_hessian as hessian
     from refml_fast import _logistic_kernels as kernels
 
     for p in range(1, 70):
         for parts in range(1, 5):
-            bounds = binary.row_bounds(p, parts).tolist()
+            bounds = hessian.row_bounds(p, parts).tolist()
             assert len(bounds) == parts + 1 and bounds[0] == 0 and bounds[-1] == p
             assert bounds == sorted(bounds) and all(b % 2 == 0 or b == p for b in bounds)
         if p >= 40:
             cost = [(j + 2 + 7) // 8 * 8 for j in range(p + 1)]
-            first, middle, last = binary.row_bounds(p, 2).tolist()
+            first, middle, last = hessian.row_bounds(p, 2).tolist()
             assert abs(sum(cost[:middle]) - sum(cost[middle:])) <= 0.1 * sum(cost)
     rng = np.random.default_rng(5)
     n, d = 2003, 80                         # n p^2 above PARALLEL_WORK
-    assert n * (d + 1) ** 2 > binary.PARALLEL_WORK
+    assert n * (d + 1) ** 2 > hessian.PARALLEL_WORK
     X = rng.normal(size=(n, d))
     theta = rng.normal(size=d + 1) * 0.3
     weights = np.empty(n)
     binary.sample_weights_binary(X, theta, True, weights)
     expected, H = np.zeros((d + 1, d + 1)), np.zeros((d + 1, d + 1))
     kernels.hessian(X, theta, 1, True, 0.25, expected)
-    binary.hessian_binary(X, weights, True, 0.25, H)
+    hessian.hessian_binary(X, weights, True, 0.25, H)
     assert H.tolist() == expected.tolist()
 
 
@@ -506,30 +551,72 @@ def test_kernels_run_as_plain_python_with_the_same_result():
 
 
 @pytest.mark.fast
-def test_the_two_pass_binary_objective_gives_the_fused_ones_floats():
-    """Terms on every core, then sums in sample order: the loss, the gradient and the
-    Hessian weights of ``objective_binary``, bit for bit (n mod 8 tails included)."""
+def test_the_binary_objective_on_threads_gives_the_serial_floats(monkeypatch):
+    """Blocks of SUM_BLOCK samples on every core, then their sums in order: the loss, the
+    gradient and the Hessian weights of ``objective_binary``, bit for bit (a last block
+    shorter than the others and n mod 8 tails included), and refml's."""
     import numpy as np
 
+    from refml import _logistic_solvers as solvers
+    from refml_fast import _config
     from refml_fast import _logistic_binary as binary
 
+    monkeypatch.setattr(_config, "SURE_SIZE", 0.0)       # launch whenever the size allows
     rng = np.random.default_rng(9)
-    for n, d in [(4_099, 3), (9, 16), (1, 2), (20_003, 11)]:
+    block = binary.SUM_BLOCK
+    for n, d in [(2 * block + 99, 3), (block + 1, 16), (3 * block, 2), (9, 5)]:
         X = rng.normal(size=(n, d)) * rng.choice([1e-3, 1.0, 30.0])
         codes = rng.integers(0, 2, size=n).astype(np.int64)
         for fit_intercept in (True, False):
             theta = rng.normal(size=d + fit_intercept) * 3.0
             for alpha in (0.0, 0.25):
                 results = []
-                for objective in (binary.objective_binary, binary.objective_two_pass):
+                for threads in (False, True):
+                    monkeypatch.setattr(binary, "PARALLEL_SAMPLES", 1 if threads else 10 ** 9)
                     gradient, weights = np.empty(theta.shape[0]), np.empty(n)
-                    loss = objective(X, codes, theta, fit_intercept, alpha, gradient, weights)
+                    loss = binary.objective(X, codes, theta, fit_intercept, alpha, gradient,
+                                            weights)
                     results.append((loss, gradient.tolist(), weights.tolist()))
                 assert results[0] == results[1]
+                if n < 3 * block:
+                    reference = solvers.objective(X.tolist(), codes.tolist(), theta.tolist(),
+                                                  2, fit_intercept, alpha)
+                    assert (results[0][0], results[0][1]) == reference
 
 
 @pytest.mark.fast
-def test_a_fit_through_the_two_pass_objective_is_refmls():
+def test_the_multinomial_objective_on_threads_gives_refmls_floats(monkeypatch):
+    """K = 3 and 5 over several blocks of SUM_BLOCK samples: threads or not, refml's."""
+    import numpy as np
+
+    from refml import _logistic_solvers as solvers
+    from refml_fast import _config
+    from refml_fast import _logistic_kernels as kernels
+    from refml_fast import _logistic_multinomial as multinomial
+
+    monkeypatch.setattr(_config, "SURE_SIZE", 0.0)
+    rng = np.random.default_rng(12)
+    n = 2 * multinomial.SUM_BLOCK + 37
+    for K, d, fit_intercept in [(3, 2, True), (5, 4, False)]:
+        X = rng.normal(size=(n, d)) * 2.0
+        codes = rng.integers(0, K, size=n).astype(np.int64)
+        theta = rng.normal(size=(K - 1) * (d + fit_intercept))
+        results = []
+        for threads in (False, True):
+            monkeypatch.setattr(multinomial, "PARALLEL_UNITS", 1 if threads else 10 ** 15)
+            gradient = np.empty(theta.shape[0])
+            loss = multinomial.objective(X, codes, theta, K - 1, fit_intercept, 0.1, gradient)
+            results.append((loss, gradient.tolist()))
+        gradient = np.empty(theta.shape[0])
+        loss = kernels.objective(X, codes, theta, K - 1, fit_intercept, 0.1, gradient)
+        results.append((loss, gradient.tolist()))
+        assert results[0] == results[1] == results[2]
+        assert results[0] == solvers.objective(X.tolist(), codes.tolist(), theta.tolist(), K,
+                                               fit_intercept, 0.1)
+
+
+@pytest.mark.fast
+def test_a_fit_through_the_threaded_objective_is_refmls():
     import numpy as np
 
     import refml
@@ -537,7 +624,7 @@ def test_a_fit_through_the_two_pass_objective_is_refmls():
     from refml_fast import _logistic_binary as binary
 
     rng = np.random.default_rng(4)
-    n = binary.TWO_PASS_SAMPLES + 5
+    n = binary.PARALLEL_SAMPLES + 5
     X = rng.normal(size=(n, 3))
     y = (X @ [1.0, -2.0, 0.5] + rng.logistic(size=n) > 0).astype(int)
     fast = refml_fast.LogisticRegression().fit(X, y)
