@@ -109,8 +109,26 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, cand
                 if count == k or count == 2 * k:
                     kth = keep_smallest(best[b], count, k)
                     count = k
-                    threshold = kth + gap
+                    threshold = min(threshold, kth + gap)
     state[b, 0], state[b, 1], state[b, 2], state[b, 4] = count, n_candidates, threshold, kth
+
+
+@kernel(refcounts=False)
+def first_tile_bound(acc, g, upper_tile, k):
+    """An upper bound on the k-th smallest upper bound of one tile, for query g: the tile's
+    rows split into k groups, the largest of the groups' smallest upper bounds (k distinct
+    rows lie at or below it).  Loops that vectorise; inf when the tile has fewer than k
+    rows."""
+    width = upper_tile.shape[0]
+    if width < k:
+        return np.inf
+    bound = -np.inf
+    for group in range(k):
+        smallest = np.inf
+        for t in range(group * width // k, (group + 1) * width // k):
+            smallest = min(smallest, upper_tile[t] - 2.0 * acc[g, t])
+        bound = max(bound, smallest)
+    return bound
 
 
 @kernel(refcounts=False)
@@ -212,6 +230,8 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
                         rows[g] = min(first + group + g, n_queries - 1)
                     cross_tile(T, rows, tile, acc, group, feature, min(d, feature + KC))
             for b in range(n_block):
+                if start == 0:          # a first threshold from the first tile's rows
+                    state[b, 2] = first_tile_bound(acc, b, upper_tile, k) + gap[first + b]
                 if not exhaustive[first + b] and state[b, 3] == 0.0:
                     screen_tile(acc, b, start, upper_tile, lower_tile, gap[first + b], state,
                                 b, best, candidates, candidate_lower)

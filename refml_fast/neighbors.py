@@ -63,7 +63,10 @@ float32 with fused multiply-adds allowed (fewer roundings: the bound above still
 then each query first counts the tile's
 rows below its running threshold in a loop that vectorises, and only when there are some
 walks the tile keeping the k smallest upper bounds and every row below the threshold
-(which only falls).  At the end, the exact pass goes over those few rows, re-filtered
+(which only falls).  The threshold starts at the first tile's bound: its rows split into k
+groups, the largest of the groups' smallest upper bounds (k rows lie at or below it), plus
+the gap; so the first tile is not walked with an infinite threshold (k-NN 12,000 x 20 on
+one core 118-126 -> 110-112 ms).  At the end, the exact pass goes over those few rows, re-filtered
 with the final threshold.  A query with more than max(1024, 16 k) such rows (many exact ties,
 duplicates) is simply checked exhaustively.
 """

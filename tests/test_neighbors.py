@@ -345,3 +345,47 @@ def test_keep_smallest_selects_the_k_smallest_with_ties():
         assert kth == expected[k - 1]
         assert sorted(kept[:k]) == expected[:k].tolist()
         assert sorted(kept) == expected.tolist()
+
+
+@pytest.mark.fast
+def test_the_first_tiles_bound_holds_k_rows_at_or_below_it():
+    """``first_tile_bound``: at least k of the tile's upper bounds lie at or below it (it is
+    the largest of k groups' smallest), and it is inf when the tile holds fewer than k."""
+    import numpy as np
+
+    from refml_fast._knn_search import first_tile_bound
+
+    rng = np.random.default_rng(8)
+    for trial in range(200):
+        width = int(rng.integers(1, 600))
+        k = int(rng.integers(1, 40))
+        acc = rng.normal(size=(3, width)).astype(np.float32)
+        upper = rng.integers(0, 5, size=width).astype(float) if trial % 2 else rng.normal(
+            size=width)
+        bound = first_tile_bound(acc, 1, upper, k)
+        values = upper - 2.0 * acc[1].astype(np.float64)
+        if width < k:
+            assert bound == np.inf
+        else:
+            assert np.sum(values <= bound) >= k
+            assert bound >= np.sort(values)[k - 1]
+
+
+@pytest.mark.fast
+def test_more_neighbours_than_a_tile_holds_give_the_kd_trees_answer():
+    """k = 600 > 512 rows of a tile: the first tile gives no bound, the screen still finds
+    the exact neighbours (the k-d tree's, an independent search)."""
+    import numpy as np
+
+    import refml_fast
+
+    rng = np.random.default_rng(19)
+    X = np.round(rng.normal(size=(2_000, 3)), 1)           # many exact ties
+    y = rng.integers(0, 2, size=2_000)
+    queries = np.round(rng.normal(size=(37, 3)), 1)
+    results = []
+    for algorithm in ("brute", "kd_tree"):
+        model = refml_fast.KNeighborsClassifier(n_neighbors=600, algorithm=algorithm)
+        distances, indices = model.fit(X, y).kneighbors(queries)
+        results.append((distances.tolist(), indices.tolist()))
+    assert results[0] == results[1]
