@@ -48,8 +48,14 @@ _LAUNCH = threading.Lock()
 # BLAS call) a launch waits 4-8 ms for a time slice on a busy core.  Empty launches tell:
 # all PROBES faster than PROBE_SLOW, the cores are taken as free for QUIET_FOR seconds;
 # one slower, every launch runs serial for BUSY_FOR seconds.
-# Work SURE_SIZE times the threshold or more saves more than the wait costs: no probe.
-PROBE_SLOW, QUIET_FOR, BUSY_FOR, SURE_SIZE = 0.001, 0.02, 0.15, 8.0
+# Serial work of SURE_SECONDS or more saves more than the wait costs: no probe (k-NN,
+# 2,000 x 400: 29.6 ms on one core, 15.5 on two, 20-24 when the launch waited).  A size of
+# 1 (the caller's threshold) is about UNIT_SECONDS of serial work unless the caller says so:
+# a caller whose threshold is a fraction of a millisecond must, or it would launch without
+# a probe at a few milliseconds of work and wait longer than that (binary logistic
+# 10,000 x 40 just after scikit-learn: 7 -> 24 ms).
+PROBE_SLOW, QUIET_FOR, BUSY_FOR = 0.001, 0.02, 0.15
+SURE_SECONDS, UNIT_SECONDS = 0.04, 0.005
 PROBES = 3                       # all quick, or busy: a spinning thread is off-core at times
 _QUIET_UNTIL = [0.0]
 _BUSY_UNTIL = [0.0]
@@ -57,11 +63,13 @@ _WARM = [False]                  # the empty launch compiled (or loaded) and the
 _FASTEST = {}                    # parallel kernel -> fastest seconds per unit of size seen
 
 
-def run_parallel(parallel, serial, size, *args):
+def run_parallel(parallel, serial, size, *args, unit_seconds=UNIT_SECONDS):
     """``parallel(*args)`` for large work, ``serial(*args)`` otherwise; the two twins compute
     the same values (each output entry by one thread, in the same order).  ``size``: the
-    work over the caller's threshold (about 5 ms on one core); below 1 it runs serial, from
-    SURE_SIZE on in parallel, and in between in parallel when ``cores_free``.
+    work over the caller's threshold, where two threads start to pay, and ``unit_seconds``
+    the serial seconds of a size of 1 (about).  Below 1 it runs serial; from SURE_SECONDS
+    of serial work on, in parallel even if it must wait for a busy core; in between in
+    parallel when ``cores_free``.
 
     One parallel launch at a time: Numba's workqueue threading layer (the one that is always
     available) aborts the whole process when two Python threads launch parallel kernels at
@@ -72,7 +80,7 @@ def run_parallel(parallel, serial, size, *args):
     """
     if size >= 1 and _LAUNCH.acquire(blocking=False):
         try:
-            if size >= SURE_SIZE or cores_free():
+            if size * unit_seconds >= SURE_SECONDS or cores_free():
                 start = time.perf_counter()
                 result = parallel(*args)
                 note_launch(parallel, size, time.perf_counter() - start)
@@ -93,18 +101,6 @@ def note_launch(parallel, size, seconds):
         _FASTEST[parallel] = per_unit
     elif seconds > 2.0 * best * size + PROBE_SLOW:
         _BUSY_UNTIL[0] = time.perf_counter() + BUSY_FOR
-
-
-def parallel_now(size):
-    """Whether ``run_parallel`` with this ``size`` would launch now (no other launch under
-    way, the cores free): for callers whose serial path is another algorithm altogether.
-    Another thread may launch in between; ``run_parallel`` then runs the serial twin."""
-    if size < 1 or _LAUNCH.locked():
-        return False
-    if size >= SURE_SIZE:
-        return True
-    with _LAUNCH:
-        return cores_free()
 
 
 def cores_free():

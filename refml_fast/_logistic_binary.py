@@ -222,14 +222,14 @@ def objective(X, codes, theta, fit_intercept, alpha, gradient, weights):
     losses = np.empty(n_blocks)
     gradients = np.empty((n_blocks, gradient.shape[0]))
     run_parallel(blocks_parallel, blocks_serial, n / PARALLEL_SAMPLES, X, codes, theta,
-                 fit_intercept, losses, gradients, weights)
+                 fit_intercept, losses, gradients, weights, unit_seconds=PARALLEL_SECONDS)
     return add_blocks(losses, gradients, theta, X.shape[1], alpha, n, gradient)
 
 
 SUM_BLOCK = solvers.SUM_BLOCK   # a multiple of BLOCK
-# From this many samples (two blocks: about 0.15 ms on one core) the blocks go to the
-# threads; ``run_parallel`` keeps them on one while the cores are busy.
-PARALLEL_SAMPLES = 8_192
+# From this many samples (two blocks: about PARALLEL_SECONDS on one core) the blocks go to
+# the threads; ``run_parallel`` keeps them on one while the cores are busy.
+PARALLEL_SAMPLES, PARALLEL_SECONDS = 8_192, 0.00015
 
 
 @kernel

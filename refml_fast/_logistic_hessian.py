@@ -141,7 +141,8 @@ def finish_hessian(S, n, d, alpha, H):
             H[r, r] = H[r, r] + alpha
 
 
-PARALLEL_WORK = 2_000_000  # n p^2 (about 0.35 ms on one core) from which threads share H
+PARALLEL_WORK = 2_000_000  # n p^2 (about PARALLEL_SECONDS on one core) from which threads
+PARALLEL_SECONDS = 0.00035  # share H
 BLOCK_PARTIALS = 4_000_000  # floats of one partial Hessian per block, at most (32 MB)
 
 
@@ -176,8 +177,10 @@ def hessian_binary(X, weights, fit_intercept, alpha, H):
     by_blocks = n_blocks * width * width <= BLOCK_PARTIALS and n_blocks > (p + 1) // 2
     if size >= 1 and by_blocks:
         run_parallel(hessian_by_blocks, hessian_serial, size, X, weights, fit_intercept, S,
-                     np.empty((n_blocks, width, width)), row_bounds(p, 1))
+                     np.empty((n_blocks, width, width)), row_bounds(p, 1),
+                     unit_seconds=PARALLEL_SECONDS)
     else:
         run_parallel(hessian_by_rows, hessian_serial, size, X, weights, fit_intercept, S,
-                     np.empty((threads, width, width)), row_bounds(p, threads))
+                     np.empty((threads, width, width)), row_bounds(p, threads),
+                     unit_seconds=PARALLEL_SECONDS)
     finish_hessian(S, n, d, float(alpha), H)

@@ -125,7 +125,7 @@ EXP_COST = 16
 # (0.8 ns a unit measured), where two threads already save more than a launch costs
 # (20,000 x 2 with three classes: 0.61 -> 0.33 ms).  The launch guard (``run_parallel``)
 # keeps them on one thread while the cores are busy.
-PARALLEL_UNITS = 400_000
+PARALLEL_UNITS, PARALLEL_SECONDS = 400_000, 0.0003
 
 
 def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
@@ -139,6 +139,6 @@ def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
     size = (n_blocks > 1) * n * n_free * (X.shape[1] + 1 + EXP_COST) / PARALLEL_UNITS
     theta_t = np.ascontiguousarray(theta.reshape(n_free, -1).T)
     run_parallel(blocks_parallel, blocks_serial, size, X, codes, theta_t, n_free,
-                 fit_intercept, losses, gradients)
+                 fit_intercept, losses, gradients, unit_seconds=PARALLEL_SECONDS)
     return add_blocks(losses, gradients, theta, n_free, X.shape[1], fit_intercept, alpha, n,
                       gradient)

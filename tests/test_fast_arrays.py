@@ -146,7 +146,7 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
         monkeypatch.setattr(module, name, 10 ** 15)
     serial = answers()
     for module, name in sizes:
-        monkeypatch.setattr(module, name, 1e-9)      # every size far above SURE_SIZE
+        monkeypatch.setattr(module, name, 1e-9)      # every size far above the sure one
     assert answers() == serial
 
 
@@ -174,8 +174,9 @@ def test_no_function_is_compiled_twice_under_different_options():
 
 @pytest.mark.fast
 def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatch):
-    """``run_parallel``: size < 1 serial; from SURE_SIZE parallel; in between parallel only
-    when an empty launch is quick (the cores are free), else serial for BUSY_FOR seconds."""
+    """``run_parallel``: size < 1 serial; from SURE_SECONDS of work parallel; in between
+    parallel only when an empty launch is quick (the cores are free), else serial for
+    BUSY_FOR seconds.  The work is size x unit_seconds (the caller's threshold's seconds)."""
     import time
 
     from refml_fast import _config
@@ -185,8 +186,9 @@ def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatc
     def twin(name):
         return lambda: ran.append(name)
 
-    def launch(size):
-        _config.run_parallel(twin("parallel"), twin("serial"), size)
+    def launch(size, unit_seconds=_config.UNIT_SECONDS):
+        _config.run_parallel(twin("parallel"), twin("serial"), size,
+                             unit_seconds=unit_seconds)
         return ran.pop()
 
     monkeypatch.setattr(_config, "_QUIET_UNTIL", [0.0])
@@ -199,7 +201,9 @@ def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatc
     assert launch(2.0) == "serial"                             # slow: the cores are busy
     assert _config._BUSY_UNTIL[0] > time.perf_counter()
     assert launch(2.0) == "serial"                             # and stay so, no new probe
-    assert launch(_config.SURE_SIZE) == "parallel"             # unless the work is large
+    sure = _config.SURE_SECONDS / _config.UNIT_SECONDS
+    assert launch(sure) == "parallel"                          # unless the work is large
+    assert launch(sure, unit_seconds=_config.UNIT_SECONDS / 10) == "serial"   # by seconds
     monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
     monkeypatch.setattr(_config, "empty_launch", lambda slots: None)
     assert launch(2.0) == "parallel"

@@ -561,7 +561,7 @@ def test_the_binary_objective_on_threads_gives_the_serial_floats(monkeypatch):
     from refml_fast import _config
     from refml_fast import _logistic_binary as binary
 
-    monkeypatch.setattr(_config, "SURE_SIZE", 0.0)       # launch whenever the size allows
+    monkeypatch.setattr(_config, "SURE_SECONDS", 0.0)    # launch whenever the size allows
     rng = np.random.default_rng(9)
     block = binary.SUM_BLOCK
     for n, d in [(2 * block + 99, 3), (block + 1, 16), (3 * block, 2), (9, 5)]:
@@ -594,7 +594,7 @@ def test_the_multinomial_objective_on_threads_gives_refmls_floats(monkeypatch):
     from refml_fast import _logistic_kernels as kernels
     from refml_fast import _logistic_multinomial as multinomial
 
-    monkeypatch.setattr(_config, "SURE_SIZE", 0.0)
+    monkeypatch.setattr(_config, "SURE_SECONDS", 0.0)
     rng = np.random.default_rng(12)
     n = 2 * multinomial.SUM_BLOCK + 37
     for K, d, fit_intercept in [(3, 2, True), (5, 4, False)]:
