@@ -312,15 +312,20 @@ def test_many_neighbours_screened_give_the_kd_trees_answer():
     neighbours of the k-d tree, an independent exact search."""
     import numpy as np
 
-    import refml_fast
 
     rng = np.random.default_rng(17)
     X = rng.normal(size=(20_000, 4))
     y = rng.integers(0, 3, size=20_000)
     queries = rng.normal(size=(40, 4))
+    assert_brute_force_finds_the_kd_trees_neighbours(X, y, queries, 200)
+
+
+def assert_brute_force_finds_the_kd_trees_neighbours(X, y, queries, k):
+    import refml_fast
+
     results = []
     for algorithm in ("brute", "kd_tree"):
-        model = refml_fast.KNeighborsClassifier(n_neighbors=200, algorithm=algorithm)
+        model = refml_fast.KNeighborsClassifier(n_neighbors=k, algorithm=algorithm)
         distances, indices = model.fit(X, y).kneighbors(queries)
         results.append((distances.tolist(), indices.tolist()))
     assert results[0] == results[1]
@@ -377,15 +382,9 @@ def test_more_neighbours_than_a_tile_holds_give_the_kd_trees_answer():
     the exact neighbours (the k-d tree's, an independent search)."""
     import numpy as np
 
-    import refml_fast
 
     rng = np.random.default_rng(19)
     X = np.round(rng.normal(size=(2_000, 3)), 1)           # many exact ties
     y = rng.integers(0, 2, size=2_000)
     queries = np.round(rng.normal(size=(37, 3)), 1)
-    results = []
-    for algorithm in ("brute", "kd_tree"):
-        model = refml_fast.KNeighborsClassifier(n_neighbors=600, algorithm=algorithm)
-        distances, indices = model.fit(X, y).kneighbors(queries)
-        results.append((distances.tolist(), indices.tolist()))
-    assert results[0] == results[1]
+    assert_brute_force_finds_the_kd_trees_neighbours(X, y, queries, 600)
