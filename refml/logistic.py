@@ -181,15 +181,17 @@ class LogisticRegression(Classifier):
         BFGS, the quasi-Newton method, cheaper per iteration when the Hessian is large
         (beyond the lectures); "gd": gradient descent with a fixed step; "sgd": SGD with
         uniform sampling and Polyak-Ruppert averaging.  "auto": "newton" for two classes
-        with at most AUTO_NEWTON_SIZE unknowns (d + 1 <= 48), "lbfgs" otherwise.  Why: a
+        with at most AUTO_NEWTON_SIZE unknowns (d + 1 <= 48 with an intercept), "lbfgs"
+        otherwise.  Why: a
         binary Newton step costs an objective (an exponential and a logarithm per sample)
         plus the Hessian X~'WX~, about n s^2 / 2 multiply-adds for s = d + 1; Newton takes
         5-10 steps where L-BFGS takes 11-46, so Newton was the faster of the two at every
         binary shape measured up to d = 50 (n = 5,000-100,000; e.g. 20,000 x 12: 3.0 against
         3.6 ms on overlapping classes, 4.9 against 5.9 ms on separated ones).  With K > 2
         classes the Hessian has (K-1)^2 blocks and needs every class probability again;
-        L-BFGS was faster there already at s = 6 on overlapping classes (20,000 x 2 with
-        three classes: 9.3 against 13.7 ms) and at most 1.2x slower on separated ones.
+        L-BFGS was faster there on overlapping classes from s = 6 on (20,000 x 2 with three
+        classes: 9.3 against 13.7 ms), Newton on some separated ones (1.2-1.5x at 20,000 x 3
+        with three and four classes), and both took less time than scikit-learn's lbfgs.
         Newton also reaches the maximum-likelihood estimate to rounding; L-BFGS stops at
         ``tol``.
     alpha : float >= 0, default 0.0
