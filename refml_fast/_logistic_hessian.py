@@ -87,7 +87,7 @@ def block_rows(X, weights, fit_intercept, S, first, stop, partial):
     into ``partial``), the blocks of SUM_BLOCK samples in order: refml's ``hessian``."""
     n = X.shape[0]
     for start in range(0, n, SUM_BLOCK):
-        for r in range(first, stop):
+        for r in range(first, min(stop + 1, S.shape[0])):   # + the scratch row p, p odd
             for c in range(S.shape[1]):
                 partial[r, c] = 0.0
         accumulate_hessian_rows(X, weights, fit_intercept, partial, first, stop, start,
@@ -99,7 +99,7 @@ def block_rows(X, weights, fit_intercept, S, first, stop, partial):
 
 @kernel
 def hessian_serial(X, weights, fit_intercept, S, partials, bounds):
-    """Every row on the calling thread (``partials`` and ``bounds`` unused but for size)."""
+    """Every row on the calling thread, partials[0] as its scratch (bounds[-1] = p)."""
     block_rows(X, weights, fit_intercept, S, 0, bounds[-1], partials[0])
 
 
@@ -119,7 +119,7 @@ def hessian_by_blocks(X, weights, fit_intercept, S, partials, bounds):
     n = X.shape[0]
     p = bounds[-1]
     for b in prange(partials.shape[0]):
-        for r in range(p):
+        for r in range(S.shape[0]):
             for c in range(S.shape[1]):
                 partials[b, r, c] = 0.0
         accumulate_hessian_rows(X, weights, fit_intercept, partials[b], 0, p, b * SUM_BLOCK,
