@@ -29,6 +29,7 @@ from refml import _logistic_solvers as solvers
 from ._config import kernel, run_parallel
 
 BLOCK = 8
+LOG_TWO = math.log(2.0)
 
 
 @kernel
@@ -85,8 +86,12 @@ def probability_and_log_normaliser(z):
 
     refml takes e_0 = exp(-m) and e_1 = exp(z - m), m = max(0, z): one of the two
     exponents is 0 for a finite z (exp(0) = 1 exactly), so only the other is computed.  An
-    infinite or NaN z takes refml's path as written.
+    infinite or NaN z takes refml's path as written.  z = 0 (every sample at theta = 0,
+    where each fit starts) needs neither: e_0 = e_1 = 1, P = 1 / 2 and log 2, the same
+    floats (``LOG_TWO`` is libm's log(2.0), as refml's math.log gives it).
     """
+    if z == 0.0:
+        return 0.5, 0.0 + LOG_TWO
     if z > 0.0:
         m = z
         e0 = math.exp(-z)
