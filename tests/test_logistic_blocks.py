@@ -1,0 +1,109 @@
+"""LogisticRegression's sums over samples in blocks of SUM_BLOCK samples (issue 12): the
+objective, its gradient and the Hessian give refml's floats on every path, one thread or
+several."""
+
+import pytest
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("n, d, fit_intercept", [(4 * 2048 + 37, 5, True), (2 * 2048 + 3, 20, False),
+                                                 (3 * 2048, 1, True)])
+def test_the_hessian_over_blocks_is_refmls_on_every_path(n, d, fit_intercept):
+    """Several blocks of SUM_BLOCK samples: one thread, rows on threads, blocks on threads,
+    the general kernel and refml all give the same floats."""
+    import numpy as np
+
+    from refml import _logistic_solvers as solvers
+    from refml_fast import _logistic_binary as binary
+    from refml_fast import _logistic_hessian as hessian
+    from refml_fast import _logistic_kernels as kernels
+
+    assert binary.SUM_BLOCK == 2048
+    rng = np.random.default_rng(n)
+    X = rng.normal(size=(n, d)) * rng.choice([0.5, 3.0], size=d)
+    theta = rng.normal(size=d + fit_intercept)
+    weights = np.empty(n)
+    binary.sample_weights_binary(X, theta, fit_intercept, weights)
+    p = theta.size
+    width = (p + 1 + 7) // 8 * 8
+    n_blocks = (n + 2047) // 2048
+    found = []
+    for path, partials, bounds in [
+            (hessian.hessian_serial, (1, width, width), hessian.row_bounds(p, 1)),
+            (hessian.hessian_by_rows, (2, width, width), hessian.row_bounds(p, 2)),
+            (hessian.hessian_by_blocks, (n_blocks, width, width), hessian.row_bounds(p, 1))]:
+        S = np.zeros((width, width))
+        path(X, weights, fit_intercept, S, np.empty(partials), bounds)
+        H = np.zeros((p, p))
+        hessian.finish_hessian(S, n, d, 0.5, H)
+        found.append(H.tolist())
+    H = np.zeros((p, p))
+    kernels.hessian(X, theta, 1, fit_intercept, 0.5, H)
+    found.append(H.tolist())
+    reference = solvers.hessian(X.tolist(), theta.tolist(), 2, fit_intercept, 0.5)
+    assert all(H == reference for H in found)
+
+
+@pytest.mark.fast
+def test_the_binary_objective_on_threads_gives_the_serial_floats(monkeypatch):
+    """Blocks of SUM_BLOCK samples on every core, then their sums in order: the loss, the
+    gradient and the Hessian weights of ``objective_binary``, bit for bit (a last block
+    shorter than the others and n mod 8 tails included), and refml's."""
+    import numpy as np
+
+    from refml import _logistic_solvers as solvers
+    from refml_fast import _config
+    from refml_fast import _logistic_binary as binary
+
+    monkeypatch.setattr(_config, "SURE_SECONDS", 0.0)    # launch whenever the size allows
+    rng = np.random.default_rng(9)
+    block = binary.SUM_BLOCK
+    for n, d in [(2 * block + 99, 3), (block + 1, 16), (3 * block, 2), (9, 5)]:
+        X = rng.normal(size=(n, d)) * rng.choice([1e-3, 1.0, 30.0])
+        codes = rng.integers(0, 2, size=n).astype(np.int64)
+        for fit_intercept in (True, False):
+            theta = rng.normal(size=d + fit_intercept) * 3.0
+            for alpha in (0.0, 0.25):
+                results = []
+                for threads in (False, True):
+                    monkeypatch.setattr(binary, "PARALLEL_SAMPLES", 1 if threads else 10 ** 9)
+                    gradient, weights = np.empty(theta.shape[0]), np.empty(n)
+                    loss = binary.objective(X, codes, theta, fit_intercept, alpha, gradient,
+                                            weights)
+                    results.append((loss, gradient.tolist(), weights.tolist()))
+                assert results[0] == results[1]
+                if n < 3 * block:
+                    reference = solvers.objective(X.tolist(), codes.tolist(), theta.tolist(),
+                                                  2, fit_intercept, alpha)
+                    assert (results[0][0], results[0][1]) == reference
+
+
+@pytest.mark.fast
+def test_the_multinomial_objective_on_threads_gives_refmls_floats(monkeypatch):
+    """K = 3 and 5 over several blocks of SUM_BLOCK samples: threads or not, refml's."""
+    import numpy as np
+
+    from refml import _logistic_solvers as solvers
+    from refml_fast import _config
+    from refml_fast import _logistic_kernels as kernels
+    from refml_fast import _logistic_multinomial as multinomial
+
+    monkeypatch.setattr(_config, "SURE_SECONDS", 0.0)
+    rng = np.random.default_rng(12)
+    n = 2 * multinomial.SUM_BLOCK + 37
+    for K, d, fit_intercept in [(3, 2, True), (5, 4, False)]:
+        X = rng.normal(size=(n, d)) * 2.0
+        codes = rng.integers(0, K, size=n).astype(np.int64)
+        theta = rng.normal(size=(K - 1) * (d + fit_intercept))
+        results = []
+        for threads in (False, True):
+            monkeypatch.setattr(multinomial, "PARALLEL_UNITS", 1 if threads else 10 ** 15)
+            gradient = np.empty(theta.shape[0])
+            loss = multinomial.objective(X, codes, theta, K - 1, fit_intercept, 0.1, gradient)
+            results.append((loss, gradient.tolist()))
+        gradient = np.empty(theta.shape[0])
+        loss = kernels.objective(X, codes, theta, K - 1, fit_intercept, 0.1, gradient)
+        results.append((loss, gradient.tolist()))
+        assert results[0] == results[1] == results[2]
+        assert results[0] == solvers.objective(X.tolist(), codes.tolist(), theta.tolist(), K,
+                                               fit_intercept, 0.1)
