@@ -27,6 +27,7 @@ from numba import prange
 from refml import _logistic_solvers as solvers
 
 from ._config import kernel, run_parallel
+from ._logistic_kernels import add_blocks
 
 BLOCK = 8
 LOG_TWO = math.log(2.0)
@@ -107,20 +108,6 @@ def probability_and_log_normaliser(z):
 
 
 @kernel
-def finish_objective(theta, d, alpha, n, data_loss, gradient):
-    """The mean loss plus the ridge, (data_loss / n) + (alpha / 2) ||theta_1..d||^2, and
-    the gradient's sums made means plus alpha theta_j (not for the intercept), in refml's
-    order."""
-    penalty = 0.0
-    for j in range(d):
-        penalty += theta[j] * theta[j]
-    for j in range(gradient.shape[0]):
-        ridge = alpha * theta[j] if j < d else 0.0
-        gradient[j] = gradient[j] / n + ridge
-    return data_loss / n + 0.5 * alpha * penalty
-
-
-@kernel
 def block_objective(X, codes, theta, fit_intercept, first, stop, gradient, weights):
     """refml's ``block_sums`` for K = 2 over samples first..stop-1 (``first`` a multiple of
     eight): returns the loss sum and writes the gradient sums into ``gradient``, both from
@@ -192,20 +179,6 @@ def blocks_parallel(X, codes, theta, fit_intercept, losses, gradients, weights):
 
 
 @kernel
-def add_blocks(losses, gradients, theta, d, alpha, n, gradient):
-    """The blocks' sums added in order from 0.0 (refml's ``objective``), then
-    ``finish_objective``."""
-    for j in range(gradient.shape[0]):
-        gradient[j] = 0.0
-    data_loss = 0.0
-    for b in range(losses.shape[0]):
-        data_loss += losses[b]
-        for j in range(gradient.shape[0]):
-            gradient[j] += gradients[b, j]
-    return finish_objective(theta, d, alpha, n, data_loss, gradient)
-
-
-@kernel
 def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
     """``_logistic_kernels.objective`` for K = 2 (same floats) on the calling thread, with
     the Hessian weights (``block_objective``)."""
@@ -213,7 +186,8 @@ def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
     losses = np.empty(n_blocks)
     gradients = np.empty((n_blocks, gradient.shape[0]))
     blocks_serial(X, codes, theta, fit_intercept, losses, gradients, weights)
-    return add_blocks(losses, gradients, theta, X.shape[1], alpha, X.shape[0], gradient)
+    return add_blocks(losses, gradients, theta, 1, X.shape[1], fit_intercept, alpha,
+                      X.shape[0], gradient)
 
 
 def objective(X, codes, theta, fit_intercept, alpha, gradient, weights):
@@ -228,7 +202,8 @@ def objective(X, codes, theta, fit_intercept, alpha, gradient, weights):
     gradients = np.empty((n_blocks, gradient.shape[0]))
     run_parallel(blocks_parallel, blocks_serial, n / PARALLEL_SAMPLES, X, codes, theta,
                  fit_intercept, losses, gradients, weights, unit_seconds=PARALLEL_SECONDS)
-    return add_blocks(losses, gradients, theta, X.shape[1], alpha, n, gradient)
+    return add_blocks(losses, gradients, theta, 1, X.shape[1], fit_intercept, alpha, n,
+                      gradient)
 
 
 SUM_BLOCK = solvers.SUM_BLOCK   # a multiple of BLOCK

@@ -113,6 +113,20 @@ def block_sums(X, codes, theta, n_free, fit_intercept, first, stop, gradient):
 
 
 @kernel
+def add_blocks(losses, gradients, theta, n_free, d, fit_intercept, alpha, n, gradient):
+    """The blocks' sums added in order from 0.0, then L = sum / n + (alpha/2) sum ||w_k||^2
+    and gradient / n + alpha [w_k, 0] (refml's ``objective``)."""
+    for r in range(gradient.shape[0]):
+        gradient[r] = 0.0
+    data_loss = 0.0
+    for b in range(losses.shape[0]):
+        data_loss += losses[b]
+        for r in range(gradient.shape[0]):
+            gradient[r] += gradients[b, r]
+    return data_loss / n + regularise(theta, n_free, d, fit_intercept, alpha, n, gradient)
+
+
+@kernel
 def regularise(theta, n_free, d, fit_intercept, alpha, n, gradient):
     """gradient <- gradient / n + alpha [w_k, 0]; returns (alpha/2) sum_k ||w_k||^2."""
     p = d + (1 if fit_intercept else 0)

@@ -16,7 +16,7 @@ from numba import prange
 from refml import _logistic_solvers as solvers
 
 from ._config import kernel, run_parallel
-from ._logistic_kernels import probabilities_from_scores, regularise
+from ._logistic_kernels import add_blocks, probabilities_from_scores
 
 SUM_BLOCK = solvers.SUM_BLOCK
 SUB = 64
@@ -104,20 +104,6 @@ def blocks_parallel(X, codes, theta_t, n_free, fit_intercept, losses, gradients)
     for b in prange(losses.shape[0]):
         losses[b] = block_sums(X, codes, theta_t, n_free, fit_intercept, b * SUM_BLOCK,
                                min(n, (b + 1) * SUM_BLOCK), gradients[b])
-
-
-@kernel
-def add_blocks(losses, gradients, theta, n_free, d, fit_intercept, alpha, n, gradient):
-    """The blocks' sums added in order from 0.0, then L = sum / n + (alpha/2) sum ||w_k||^2
-    and gradient / n + alpha [w_k, 0] (refml's ``objective``)."""
-    for r in range(gradient.shape[0]):
-        gradient[r] = 0.0
-    data_loss = 0.0
-    for b in range(losses.shape[0]):
-        data_loss += losses[b]
-        for r in range(gradient.shape[0]):
-            gradient[r] += gradients[b, r]
-    return data_loss / n + regularise(theta, n_free, d, fit_intercept, alpha, n, gradient)
 
 
 EXP_COST = 16
