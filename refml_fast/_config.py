@@ -7,6 +7,7 @@ changed: ``drop_stale_kernels``); set ``REFML_NUMBA_CACHE=0`` to turn the cache 
 ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python (for coverage and debugging).
 """
 
+import ctypes
 import hashlib
 import os
 import threading
@@ -60,6 +61,8 @@ SURE_SECONDS, UNIT_SECONDS = 0.04, 0.005
 PROBES = 3                       # all quick, or busy: a spinning thread is off-core at times
 _QUIET_UNTIL = [0.0]
 _BUSY_UNTIL = [0.0]
+_CHECKED_UNTIL = [0.0]
+CHECK_EVERY, SHARED_FOR = 0.002, 0.005
 _WARM = [False]                  # the empty launch compiled (or loaded) and the threads up
 _FASTEST = {}                    # parallel kernel -> fastest seconds per unit of size seen
 
@@ -105,20 +108,31 @@ def note_launch(parallel, size, seconds):
 
 
 def cores_free():
-    """Whether a parallel launch gets every thread at once, by an empty launch timed at most
-    once per QUIET_FOR seconds (see PROBE_SLOW); called with ``_LAUNCH`` held."""
+    """Whether a parallel launch gets every thread at once; called with ``_LAUNCH`` held.
+
+    Not while a thread outside Numba's pool holds a core (``foreign_threads_running``,
+    checked at most once per CHECK_EVERY seconds; serial for SHARED_FOR seconds then), nor
+    when an empty launch, timed at most once per QUIET_FOR seconds, is slow (PROBE_SLOW).
+    The first check is the one that matters after another library's call: OpenBLAS's
+    threads spin ~0.1 s after each BLAS call (numpy's after a matrix product), and a launch
+    whose thread must share a core with one took 2-4x its time, while the serial twin on
+    this thread's own core ran at full speed (measured on 2 cores)."""
     now = time.perf_counter()
     if now < _BUSY_UNTIL[0]:
         return False
+    if not _WARM[0]:
+        empty_launch()           # not timed: compiling and starting the threads take ms
+        _WARM[0] = True
+    if now >= _CHECKED_UNTIL[0]:
+        _CHECKED_UNTIL[0] = now + CHECK_EVERY
+        if foreign_threads_running():
+            _BUSY_UNTIL[0] = now + SHARED_FOR
+            return False
     if now < _QUIET_UNTIL[0]:
         return True
-    slots = np.zeros(numba.get_num_threads())
-    if not _WARM[0]:
-        empty_launch(slots)      # not timed: compiling and starting the threads take ms
-        _WARM[0] = True
     for _ in range(PROBES):
         start = time.perf_counter()
-        empty_launch(slots)
+        empty_launch()
         finished = time.perf_counter()
         if finished - start > PROBE_SLOW:
             _BUSY_UNTIL[0] = finished + BUSY_FOR
@@ -127,11 +141,72 @@ def cores_free():
     return True
 
 
+def thread_id_function():
+    """The C library's gettid (a thread's id as /proc/self/task names it), callable from a
+    kernel, or None where there is none (then no thread is taken as foreign)."""
+    try:
+        gettid = ctypes.CDLL(None).gettid
+    except (OSError, AttributeError, TypeError):
+        return None
+    gettid.restype, gettid.argtypes = ctypes.c_int, ()
+    return gettid
+
+
+THREAD_ID = thread_id_function()
+_POOL = set()                    # ids of the threads that ran empty launches: Numba's pool
+
+
+def empty_launch():
+    """A trivial launch on every thread of Numba's pool, which it records in _POOL."""
+    slots = np.zeros(numba.get_num_threads(), dtype=np.int64)
+    if THREAD_ID is None:
+        launch_on_every_thread(slots)
+    else:
+        launch_recording_threads(slots, THREAD_ID)
+        _POOL.update(str(tid) for tid in slots)
+
+
 @kernel(parallel=True)
-def empty_launch(slots):
+def launch_on_every_thread(slots):
     """One trivial iteration per thread: the launch waits until every thread has run."""
     for t in numba.prange(slots.shape[0]):
         slots[t] = t
+
+
+@kernel(parallel=True)
+def launch_recording_threads(slots, thread_id):
+    """``launch_on_every_thread``, each iteration writing its thread's id."""
+    for t in numba.prange(slots.shape[0]):
+        slots[t] = thread_id()
+
+
+def foreign_threads_running():
+    """The ids of this process's threads, other than this one and Numba's pool, that are
+    running or waiting for a core (state R in /proc/self/task/*/stat): a spinning thread of
+    another library's pool, or the caller's own busy threads.  Empty without /proc or
+    gettid, or before the pool is known."""
+    if THREAD_ID is None or not _POOL:
+        return []
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return []
+    me = str(threading.get_native_id())
+    return [tid for tid in tids if tid != me and tid not in _POOL and running(tid)]
+
+
+def running(tid):
+    """Whether thread ``tid`` of this process is in state R (False once it has ended)."""
+    try:
+        stat = os.open("/proc/self/task/" + tid + "/stat", os.O_RDONLY)
+        try:
+            text = os.read(stat, 1024)
+        finally:
+            os.close(stat)
+    except OSError:
+        return False
+    end = text.rindex(b")")               # the name, in parentheses, may hold anything
+    return text[end + 2:end + 3] == b"R"
 
 
 def cold_cache():

@@ -194,10 +194,11 @@ def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatc
     monkeypatch.setattr(_config, "_QUIET_UNTIL", [0.0])
     monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
     monkeypatch.setattr(_config, "_WARM", [False])
+    monkeypatch.setattr(_config, "foreign_threads_running", lambda: [])
     assert launch(0.5) == "serial"
     assert launch(2.0) == "parallel"                           # the real empty launch: quick
     monkeypatch.setattr(_config, "_QUIET_UNTIL", [0.0])
-    monkeypatch.setattr(_config, "empty_launch", lambda slots: time.sleep(0.003))
+    monkeypatch.setattr(_config, "empty_launch", lambda: time.sleep(0.003))
     assert launch(2.0) == "serial"                             # slow: the cores are busy
     assert _config._BUSY_UNTIL[0] > time.perf_counter()
     assert launch(2.0) == "serial"                             # and stay so, no new probe
@@ -205,8 +206,60 @@ def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatc
     assert launch(sure) == "parallel"                          # unless the work is large
     assert launch(sure, unit_seconds=_config.UNIT_SECONDS / 10) == "serial"   # by seconds
     monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
-    monkeypatch.setattr(_config, "empty_launch", lambda slots: None)
+    monkeypatch.setattr(_config, "empty_launch", lambda: None)
     assert launch(2.0) == "parallel"
+
+
+@pytest.mark.fast
+def test_a_thread_outside_numbas_pool_holding_a_core_sends_launches_to_the_serial_twin(
+        monkeypatch):
+    """``foreign_threads_running``: a thread of this process that is running and not one of
+    Numba's pool (here a nogil kernel spinning on its own thread) is found while it runs,
+    and ``run_parallel`` then takes the serial twin for SHARED_FOR seconds; the pool's own
+    threads (which may spin a while after a launch) never count."""
+    import os
+    import threading
+    import time
+
+    import numba
+    import numpy as np
+
+    from refml_fast import _config
+
+    if _config.THREAD_ID is None or not os.path.isdir("/proc/self/task"):
+        pytest.skip("needs Linux's /proc/self/task and gettid")
+    if numba.config.DISABLE_JIT:
+        pytest.skip("the spinning thread must run without the GIL (compiled)")
+    _config.empty_launch()
+    assert str(threading.get_native_id()) not in _config.foreign_threads_running()
+    assert not set(_config.foreign_threads_running()) & _config._POOL
+
+    @numba.njit(nogil=True)
+    def spin(stop, thread_id):
+        calls = 0
+        while stop[0] == 0.0:             # re-read after each opaque call of thread_id
+            calls += thread_id() > 0
+        return calls
+
+    stop = np.ones(1)
+    spin(stop, _config.THREAD_ID)                              # compiled before the thread
+    stop[0] = 0.0
+    spinner = threading.Thread(target=spin, args=(stop, _config.THREAD_ID))
+    spinner.start()
+    seen, deadline = [], time.perf_counter() + 2.0
+    while str(spinner.native_id) not in seen and time.perf_counter() < deadline:
+        seen = _config.foreign_threads_running()
+    stop[0] = 1.0
+    spinner.join()
+    spinner_id = str(spinner.native_id)
+    assert spinner_id in seen
+    ran = []
+    monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
+    monkeypatch.setattr(_config, "_CHECKED_UNTIL", [0.0])
+    monkeypatch.setattr(_config, "foreign_threads_running", lambda: [spinner_id])
+    _config.run_parallel(lambda: ran.append("parallel"), lambda: ran.append("serial"), 2.0)
+    assert ran == ["serial"]
+    assert 0.0 < _config._BUSY_UNTIL[0] <= time.perf_counter() + _config.SHARED_FOR
 
 
 @pytest.mark.fast
