@@ -62,7 +62,8 @@ PROBES = 3                       # all quick, or busy: a spinning thread is off-
 _QUIET_UNTIL = [0.0]
 _BUSY_UNTIL = [0.0]
 _CHECKED_UNTIL = [0.0]
-CHECK_EVERY, SHARED_FOR = 0.002, 0.005
+_SHARED = [False]                # the last look found a thread outside the pool running
+CHECK_EVERY, SHARED_SECONDS = 0.002, 0.005
 _WARM = [False]                  # the empty launch compiled (or loaded) and the threads up
 _FASTEST = {}                    # parallel kernel -> fastest seconds per unit of size seen
 
@@ -84,7 +85,8 @@ def run_parallel(parallel, serial, size, *args, unit_seconds=UNIT_SECONDS):
     """
     if size >= 1 and _LAUNCH.acquire(blocking=False):
         try:
-            if size * unit_seconds >= SURE_SECONDS or cores_free():
+            seconds = size * unit_seconds
+            if seconds >= SURE_SECONDS or cores_free(seconds):
                 start = time.perf_counter()
                 result = parallel(*args)
                 note_launch(parallel, size, time.perf_counter() - start)
@@ -107,26 +109,29 @@ def note_launch(parallel, size, seconds):
         _BUSY_UNTIL[0] = time.perf_counter() + BUSY_FOR
 
 
-def cores_free():
-    """Whether a parallel launch gets every thread at once; called with ``_LAUNCH`` held.
+def cores_free(seconds=0.0):
+    """Whether a parallel launch of about ``seconds`` of serial work gets every thread at
+    once; called with ``_LAUNCH`` held.
 
-    Not while a thread outside Numba's pool holds a core (``foreign_threads_running``,
-    checked at most once per CHECK_EVERY seconds; serial for SHARED_FOR seconds then), nor
-    when an empty launch, timed at most once per QUIET_FOR seconds, is slow (PROBE_SLOW).
-    The first check is the one that matters after another library's call: OpenBLAS's
-    threads spin ~0.1 s after each BLAS call (numpy's after a matrix product), and a launch
-    whose thread must share a core with one took 2-4x its time, while the serial twin on
-    this thread's own core ran at full speed (measured on 2 cores)."""
+    Below SHARED_SECONDS of work, not while a thread outside Numba's pool holds a core
+    (``foreign_threads_running``, looked at once per CHECK_EVERY seconds).  After another
+    library's call that is the check that matters: OpenBLAS's threads spin ~0.1 s after
+    each BLAS call (numpy's after a matrix product), and a short launch whose thread must
+    share a core with one took 2-4x its time, while the serial twin on this thread's own
+    core ran at full speed (measured on 2 cores).  Longer work still launches: half of the
+    shared core pays for one wait.  Then not when an empty launch, timed at most once per
+    QUIET_FOR seconds, is slow (PROBE_SLOW)."""
     now = time.perf_counter()
     if now < _BUSY_UNTIL[0]:
         return False
     if not _WARM[0]:
         empty_launch()           # not timed: compiling and starting the threads take ms
         _WARM[0] = True
-    if now >= _CHECKED_UNTIL[0]:
-        _CHECKED_UNTIL[0] = now + CHECK_EVERY
-        if foreign_threads_running():
-            _BUSY_UNTIL[0] = now + SHARED_FOR
+    if seconds < SHARED_SECONDS:
+        if now >= _CHECKED_UNTIL[0]:
+            _CHECKED_UNTIL[0] = now + CHECK_EVERY
+            _SHARED[0] = bool(foreign_threads_running())
+        if _SHARED[0]:
             return False
     if now < _QUIET_UNTIL[0]:
         return True

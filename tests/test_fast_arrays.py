@@ -215,8 +215,8 @@ def test_a_thread_outside_numbas_pool_holding_a_core_sends_launches_to_the_seria
         monkeypatch):
     """``foreign_threads_running``: a thread of this process that is running and not one of
     Numba's pool (here a nogil kernel spinning on its own thread) is found while it runs,
-    and ``run_parallel`` then takes the serial twin for SHARED_FOR seconds; the pool's own
-    threads (which may spin a while after a launch) never count."""
+    and ``run_parallel`` then takes the serial twin for work below SHARED_SECONDS; the
+    pool's own threads (which may spin a while after a launch) never count."""
     import os
     import threading
     import time
@@ -255,11 +255,23 @@ def test_a_thread_outside_numbas_pool_holding_a_core_sends_launches_to_the_seria
     assert spinner_id in seen
     ran = []
     monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
+    monkeypatch.setattr(_config, "_QUIET_UNTIL", [time.perf_counter() + 60.0])
     monkeypatch.setattr(_config, "_CHECKED_UNTIL", [0.0])
+    monkeypatch.setattr(_config, "_SHARED", [False])
     monkeypatch.setattr(_config, "foreign_threads_running", lambda: [spinner_id])
-    _config.run_parallel(lambda: ran.append("parallel"), lambda: ran.append("serial"), 2.0)
-    assert ran == ["serial"]
-    assert 0.0 < _config._BUSY_UNTIL[0] <= time.perf_counter() + _config.SHARED_FOR
+    unit = _config.SHARED_SECONDS / 4                       # 2 units: half the limit
+
+    def launch(size):
+        _config.run_parallel(lambda: ran.append("parallel"), lambda: ran.append("serial"),
+                             size, unit_seconds=unit)
+        return ran.pop()
+
+    assert launch(2.0) == "serial"                          # short work: not on a shared core
+    assert launch(8.0) == "parallel"                        # longer work still launches
+    monkeypatch.setattr(_config, "foreign_threads_running", lambda: [])
+    assert launch(2.0) == "serial"                          # the look is kept CHECK_EVERY s
+    monkeypatch.setattr(_config, "_CHECKED_UNTIL", [0.0])
+    assert launch(2.0) == "parallel"                        # the next look: nothing running
 
 
 @pytest.mark.fast
