@@ -64,6 +64,7 @@ _BUSY_UNTIL = [0.0]
 _CHECKED_UNTIL = [0.0]
 _SHARED = [False]                # the last look found a thread outside the pool running
 CHECK_EVERY, SHARED_SECONDS = 0.002, 0.005
+MAX_THREADS_READ = 64            # about 5 us a thread
 _WARM = [False]                  # the empty launch compiled (or loaded) and the threads up
 _FASTEST = {}                    # parallel kernel -> fastest seconds per unit of size seen
 
@@ -189,12 +190,15 @@ def foreign_threads_running():
     """The ids of this process's threads, other than this one and Numba's pool, that are
     running or waiting for a core (state R in /proc/self/task/*/stat): a spinning thread of
     another library's pool, or the caller's own busy threads.  Empty without /proc or
-    gettid, or before the pool is known."""
+    gettid, before the pool is known, or in a process of more than MAX_THREADS_READ
+    threads (reading every thread's state would cost more than a wait)."""
     if THREAD_ID is None or not _POOL:
         return []
     try:
         tids = os.listdir("/proc/self/task")
     except OSError:
+        return []
+    if len(tids) > MAX_THREADS_READ:
         return []
     me = str(threading.get_native_id())
     return [tid for tid in tids if tid != me and tid not in _POOL and running(tid)]

@@ -275,6 +275,23 @@ def test_a_thread_outside_numbas_pool_holding_a_core_sends_launches_to_the_seria
 
 
 @pytest.mark.fast
+def test_the_look_for_running_threads_is_skipped_in_a_process_of_many_threads(monkeypatch):
+    """More than MAX_THREADS_READ threads: no thread's state is read, none is reported."""
+    from refml_fast import _config
+
+    if _config.THREAD_ID is None:
+        pytest.skip("needs gettid")
+    _config.empty_launch()
+    many = [str(10**7 + t) for t in range(_config.MAX_THREADS_READ + 1)]
+    monkeypatch.setattr(_config.os, "listdir", lambda path: many)
+    read = []
+    monkeypatch.setattr(_config, "running", lambda tid: read.append(tid) or True)
+    assert _config.foreign_threads_running() == [] and read == []
+    monkeypatch.setattr(_config.os, "listdir", lambda path: many[:3])
+    assert _config.foreign_threads_running() == many[:3] and read == many[:3]
+
+
+@pytest.mark.fast
 def test_a_launch_far_slower_than_its_best_marks_the_cores_busy(monkeypatch):
     """``note_launch``: the fastest seconds per unit of size is kept per kernel; a launch
     more than twice as slow (plus PROBE_SLOW) sends the next launches to the serial twin."""
