@@ -192,7 +192,7 @@ def foreign_threads_running():
     another library's pool, or the caller's own busy threads.  Empty without /proc or
     gettid, before the pool is known, or in a process of more than MAX_THREADS_READ
     threads (reading every thread's state would cost more than a wait)."""
-    if THREAD_ID is None or not _POOL:
+    if not _POOL:                     # stays empty without gettid
         return []
     try:
         tids = os.listdir("/proc/self/task")
