@@ -20,7 +20,7 @@ CACHE = os.environ.get("REFML_NUMBA_CACHE", "1") != "0"
 SOURCES_MARK = "refml_sources.sha256"
 
 
-def kernel(function=None, *, parallel=False, contract=False, refcounts=True):
+def kernel(function=None, *, parallel=False, contract=False, refcounts=True, inline=False):
     """``@kernel``: numba.njit with the project's options (strict math, cached).
 
     ``contract=True`` lets a multiply and an add fuse into one fused multiply-add (one
@@ -35,10 +35,18 @@ def kernel(function=None, *, parallel=False, contract=False, refcounts=True):
     (a function with several exits); in the SMO that was 70% of the time on a problem of
     178 rows.  The floats are unchanged.  Numba refuses, at compile time, to allocate an
     array or return a view in such a function, so a caller always owns the arrays.
+
+    ``inline=True`` inlines the function into its callers when Numba compiles them (its
+    ``inline="always"``).  Numba otherwise calls another kernel through its own calling
+    convention, every array argument spelled out on the stack; for a helper called once per
+    few samples that call cost more than its work (the binary logistic objective at d = 5:
+    16.5 -> 12.2 ns a sample).  The floats are unchanged.
     """
     def decorate(f):
         math_flags = {"contract"} if contract else False
         options = {} if refcounts else {"_nrt": False}
+        if inline:
+            options["inline"] = "always"
         return numba.njit(cache=CACHE, fastmath=math_flags, parallel=parallel, nogil=True,
                           **options)(f)
     return decorate(function) if function is not None else decorate

@@ -374,6 +374,32 @@ def test_binary_probability_with_one_exp_matches_refml_on_special_scores():
 
 
 @pytest.mark.fast
+def test_binary_objective_eight_at_a_time_matches_refml_on_special_scores():
+    """The objective computes exp, then log, for eight scores at a time; with the special
+    scores inside such blocks (z = theta x with theta = 1, and theta = 1e300, which makes
+    the large ones infinite) the loss, gradient and Hessian weights are still refml's."""
+    import numpy as np
+
+    from refml import _logistic_solvers as solvers
+    from refml_fast import _logistic_binary as binary
+
+    column = [0.0, -0.0, 5e-324, -5e-324, 1e-300, 0.7, -0.7, 36.0, -36.0, 709.0, -709.0,
+              745.5, -745.5, 1e308, -1e308, 2.7, -2.8, 3.0]
+    X = np.array(column).reshape(-1, 1)
+    codes = np.array([i % 2 for i in range(len(column))])
+    for scale in (1.0, 1e300):
+        theta = np.array([scale])
+        gradient, weights = np.empty(1), np.empty(len(column))
+        loss = binary.objective_binary(X, codes, theta, False, 0.0, gradient, weights)
+        reference_loss, reference_gradient = solvers.objective(
+            X.tolist(), codes.tolist(), theta.tolist(), 2, False, 0.0)
+        assert repr((loss, gradient.tolist())) == repr((reference_loss, reference_gradient))
+        for x, weight in zip(column, weights.tolist()):
+            probabilities, _ = solvers.class_probabilities([scale * x])
+            assert repr(weight) == repr(probabilities[1] * (1.0 - probabilities[1])), x
+
+
+@pytest.mark.fast
 def test_fast_kernels_repeat_refml_float_for_float():
     """The K = 2 kernels (eight samples at a time) against the row-by-row kernels, the
     prediction scores against refml's dot, the Newton solve against refml's Cholesky."""
