@@ -47,7 +47,7 @@ def theta_scores(theta, x_tilde, n_free, z):
         z[k] = total
 
 
-@kernel
+@kernel(inline=True)
 def probabilities_from_scores(z, n_free, probabilities):
     """P(Y = k | x) for k = 0..K-1 into ``probabilities``; returns log(1 + sum_k e^{z_k}).
 
