@@ -26,7 +26,7 @@ CODES = {"gaussian": GAUSSIAN, "epanechnikov": EPANECHNIKOV}
 SQRT5 = reference.SQRT5
 
 
-@kernel
+@kernel(inline=True)
 def whitened_squared_distance(x, y, L, diagonal, z):
     """q = |L^(-1)(x - y)|^2 by forward substitution into the scratch vector z."""
     q = 0.0
@@ -41,7 +41,7 @@ def whitened_squared_distance(x, y, L, diagonal, z):
     return q
 
 
-@kernel
+@kernel(inline=True)
 def profile(code, q, r2):
     """k(q): exp(-q/2), or (1 - q/r^2) for q < r^2 and 0 beyond."""
     if code == GAUSSIAN:
@@ -49,7 +49,7 @@ def profile(code, q, r2):
     return 1.0 - q / r2 if q < r2 else 0.0
 
 
-@kernel
+@kernel(inline=True)
 def convolution(code, q, conv_constant):
     """(K*K)(u) for |u|^2 = q (the Epanechnikov in one dimension)."""
     if code == GAUSSIAN:
