@@ -156,6 +156,10 @@ def dual_objective(alpha, y, K):
 # ----------------------------------------------------------------------------------------
 # The estimator: SMO's multipliers, then the primal, the intercept and the KKT measures.
 
+DIVERGED = ("SMO diverged: the multipliers grew until f(x) or ||beta||^2 overflowed float64 "
+            "(the dual is unbounded: C=inf on data that no hyperplane of the feature space "
+            "separates, or an indefinite kernel such as poly with coef0 < 0); use a finite C")
+
 
 class SVC(Classifier):
     """Binary support vector classifier by the dual and SMO ([Yan]).
@@ -249,11 +253,13 @@ class SVC(Classifier):
                 else:
                     scores = self._store_dual(X, y, alpha, C)
         if not self._all_finite(scores) or not math.isfinite(self.intercept_):
-            raise ValueError("SMO diverged: the multipliers grew until f(x) overflowed float64 "
-                             "(the dual is unbounded: C=inf on data that no hyperplane of the "
-                             "feature space separates, or an indefinite kernel such as poly "
-                             "with coef0 < 0); use a finite C")
+            raise ValueError(DIVERGED)
         beta_norm2, self.kkt_violations_, objective_values = self._measure(alpha, y, scores, C)
+        if not math.isfinite(beta_norm2):
+            # f(x_i) still finite, but ||beta||^2 = sum alpha_i y_i f0(x_i) overflowed (to
+            # inf, or to NaN as inf - inf): the margin and both objectives would be
+            # meaningless, so it is the same divergence.
+            raise ValueError(DIVERGED)
         self.margin_ = 1.0 / math.sqrt(beta_norm2) if beta_norm2 > 0.0 else math.inf
         self.kkt_violation_ = max(self.kkt_violations_.values())
         self.primal_objective_, self.dual_objective_ = objective_values

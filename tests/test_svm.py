@@ -354,6 +354,26 @@ def test_diverging_dual_with_an_indefinite_kernel_raises_the_same_clear_error(li
     assert messages[0] == messages[1]
 
 
+def test_diverged_multipliers_with_finite_scores_raise_rather_than_report_nan(lib):
+    """A run stopped at max_iter with multipliers near 1e290: every f(x_i) is finite but
+    ||beta||^2 = sum alpha_i y_i f0(x_i) overflows (inf - inf), which made margin_ inf and
+    both objectives NaN.  It is the same divergence: both packages raise the same error."""
+    import refml
+
+    X = [[2.0, -2.0, 2.0], [0.0, -1.0, 0.0], [-1.0, -1.0, -1.0], [2.0, 1.0, 2.0],
+         [2.0, 2.0, 2.0], [1.0, -2.0, -2.0], [0.0, 1.0, 2.0]]
+    y = [1, -2, 1, -2, -2, -2, 1]
+    params = {"C": float("inf"), "kernel": "poly", "gamma": "scale", "degree": 3,
+              "coef0": -1.0, "tol": 1e-5, "max_iter": 2000}
+    messages = []
+    for package in (refml, lib):
+        model = package.SVC(**params)
+        with pytest.raises(ValueError, match="SMO diverged") as info:
+            fit_quietly(model, X, y)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
 @pytest.mark.parametrize("kernel", ["linear", "rbf"])
 def test_hard_margin_is_exact_kkt_point(lib, kernel):
     """C = inf: SMO's support set, then the KKT equalities solved exactly: every functional
