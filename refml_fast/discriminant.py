@@ -16,6 +16,8 @@ coefficients, scores and predictions are identical, not merely close:
   L_lj z_j from entry l in the same order j = 0, 1, ... as refml's row-wise
   ``solve_lower``; ||z||^2 summed in feature order; -0.5 (log|Sigma_k| + ||z||^2) + log omega_k;
   blocks of rows as for LDA.
+- Both score kernels share chunks of rows among Numba's threads when the work is worth a
+  launch (``score_rows``): each row is still scored alone, so the floats do not change.
 
 No BLAS anywhere a prediction depends on it: its summation order differs from refml's.
 The fitted attributes are numpy arrays.
@@ -24,12 +26,13 @@ The fitted attributes are numpy arrays.
 import math
 
 import numpy as np
+from numba import prange
 
 from refml import _discriminant_gaussian as gaussian
 from refml import discriminant as reference
 
 from . import _linalg
-from ._config import kernel
+from ._config import kernel, run_parallel
 from ._discriminant_statistics import class_means, class_statistics, pooled_scatter
 from .base import FastMixin
 
@@ -140,7 +143,9 @@ class LinearDiscriminantAnalysis(_FastGaussian, FastMixin, reference.LinearDiscr
 
     def _discriminant_scores(self, X):
         scores = np.empty((X.shape[0], self.coef_.shape[0]))
-        linear_scores(X, np.ascontiguousarray(self.coef_.T), self.intercept_, scores)
+        n, d = X.shape
+        score_rows(linear_scores_parallel, linear_scores, n * scores.shape[1] * d, X,
+                   np.ascontiguousarray(self.coef_.T), self.intercept_, scores)
         return self._check_scores(scores)
 
     @staticmethod
@@ -162,8 +167,10 @@ class QuadraticDiscriminantAnalysis(_FastGaussian, FastMixin,
 
     def _discriminant_scores(self, X):
         scores = np.empty((X.shape[0], self.means_.shape[0]))
-        quadratic_scores(X, self.means_, self._factors_transposed, self._log_dets,
-                         self._log_priors, scores)
+        n, d = X.shape
+        score_rows(quadratic_scores_parallel, quadratic_scores,
+                   n * scores.shape[1] * d * (d + 1) / 2, X, self.means_,
+                   self._factors_transposed, self._log_dets, self._log_priors, scores)
         return self._check_scores(scores)
 
     @staticmethod
@@ -179,18 +186,18 @@ BLOCK = 64  # rows scored together: each row's floats are computed as alone, in 
 
 
 @kernel
-def linear_scores(X, coef_transposed, intercept, scores):
+def linear_scores(X, coef_transposed, intercept, scores, first, end):
     """scores[i, r] = (sum_j X[i, j] coef[r, j], from 0.0 in j order) + intercept[r].
 
-    Rows go in blocks, transposed, so that the innermost loop runs over rows (independent
-    sums: vectorisable without reordering any one of them).
+    Rows first..end-1, in blocks, transposed, so that the innermost loop runs over rows
+    (independent sums: vectorisable without reordering any one of them).
     """
-    n_samples, n_features = X.shape
+    n_features = X.shape[1]
     n_rows = coef_transposed.shape[1]
     block = np.empty((n_features, BLOCK))
     totals = np.empty((n_rows, BLOCK))
-    for start in range(0, n_samples, BLOCK):
-        size = min(BLOCK, n_samples - start)
+    for start in range(first, end, BLOCK):
+        size = min(BLOCK, end - start)
         for b in range(size):
             for j in range(n_features):
                 block[j, b] = X[start + b, j]
@@ -206,18 +213,18 @@ def linear_scores(X, coef_transposed, intercept, scores):
 
 
 @kernel
-def quadratic_scores(X, means, factors_transposed, log_dets, log_priors, scores):
+def quadratic_scores(X, means, factors_transposed, log_dets, log_priors, scores, first, end):
     """scores[i, k] = -0.5 (log|Sigma_k| + ||L_k^{-1}(x_i - mu_k)||^2) + log omega_k.
 
-    Forward substitution column by column, on a block of rows at once (innermost loop over
-    rows); entry l of each row's residual receives - L_lj z_j for j = 0, 1, ... in order.
+    Rows first..end-1.  Forward substitution column by column, on a block of rows at once
+    (innermost loop over rows); entry l of each row's residual receives - L_lj z_j for j = 0, 1, ... in order.
     """
-    n_samples, n_features = X.shape
+    n_features = X.shape[1]
     residual = np.empty((n_features, BLOCK))
     z = np.empty(BLOCK)
     mahalanobis = np.empty(BLOCK)
-    for start in range(0, n_samples, BLOCK):
-        size = min(BLOCK, n_samples - start)
+    for start in range(first, end, BLOCK):
+        size = min(BLOCK, end - start)
         for k in range(means.shape[0]):
             U = factors_transposed[k]                 # U[j, l] = L_lj
             for b in range(size):
@@ -237,6 +244,39 @@ def quadratic_scores(X, means, factors_transposed, log_dets, log_priors, scores)
                         residual[l, b] -= u_jl * z[b]
             for b in range(size):
                 scores[start + b, k] = -0.5 * (log_dets[k] + mahalanobis[b]) + log_priors[k]
+
+
+@kernel(parallel=True)
+def linear_scores_parallel(X, coef_transposed, intercept, scores, first, end):
+    """``linear_scores`` with chunks of CHUNK rows shared among threads (each row's scores
+    computed alone: the same floats)."""
+    n_chunks = (end - first + CHUNK - 1) // CHUNK
+    for chunk in prange(n_chunks):
+        linear_scores(X, coef_transposed, intercept, scores, first + chunk * CHUNK,
+                      min(end, first + (chunk + 1) * CHUNK))
+
+
+@kernel(parallel=True)
+def quadratic_scores_parallel(X, means, factors_transposed, log_dets, log_priors, scores,
+                              first, end):
+    """``quadratic_scores`` with chunks of CHUNK rows shared among threads (each row's
+    scores computed alone: the same floats)."""
+    n_chunks = (end - first + CHUNK - 1) // CHUNK
+    for chunk in prange(n_chunks):
+        quadratic_scores(X, means, factors_transposed, log_dets, log_priors, scores,
+                         first + chunk * CHUNK, min(end, first + (chunk + 1) * CHUNK))
+
+
+def score_rows(parallel, serial, work, X, *args):
+    """``serial(X, *args, 0, n)``, or its parallel twin when ``work`` (multiply-adds) is
+    worth a launch (``run_parallel``)."""
+    run_parallel(parallel, serial, work / PARALLEL_WORK, X, *args, 0, X.shape[0],
+                 unit_seconds=PARALLEL_SECONDS)
+
+
+CHUNK = 16 * BLOCK               # rows a thread scores at a time
+# Multiply-adds (QDA: d (d + 1) / 2 per row and class; LDA: d) of about 2 ms on one core.
+PARALLEL_WORK, PARALLEL_SECONDS = 2_000_000, 0.002
 
 
 @kernel

@@ -313,6 +313,41 @@ def test_bad_hyper_parameters_are_named_at_fit(lib, params, name):
 # --- the kernels as plain Python (coverage of their bodies; same numbers) ----------------------
 
 @pytest.mark.fast
+def test_scores_on_threads_are_the_serial_scores():
+    """The parallel twins of the LDA and QDA score kernels (chunks of rows on threads, the
+    last chunk short) give the serial kernels' floats, and predict uses them on large X."""
+    import numpy as np
+
+    from refml_fast import discriminant as fast
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(2 * fast.CHUNK + 77, 6))
+    codes = rng.integers(0, 4, size=X.shape[0])
+    qda = fast.QuadraticDiscriminantAnalysis().fit(X, codes)
+    args = (X, qda.means_, qda._factors_transposed, qda._log_dets, qda._log_priors)
+    serial, threaded = np.empty((X.shape[0], 4)), np.empty((X.shape[0], 4))
+    fast.quadratic_scores(*args, serial, 0, X.shape[0])
+    fast.quadratic_scores_parallel(*args, threaded, 0, X.shape[0])
+    assert np.array_equal(serial, threaded)
+    lda = fast.LinearDiscriminantAnalysis().fit(X, codes)
+    coef_t = np.ascontiguousarray(lda.coef_.T)
+    fast.linear_scores(X, coef_t, lda.intercept_, serial, 0, X.shape[0])
+    fast.linear_scores_parallel(X, coef_t, lda.intercept_, threaded, 0, X.shape[0])
+    assert np.array_equal(serial, threaded)
+    big = rng.normal(size=(40_000, 30))          # enough work for predict to launch
+    labels = rng.integers(0, 5, size=big.shape[0])
+    expected = np.empty((big.shape[0], 5))
+    qda = fast.QuadraticDiscriminantAnalysis().fit(big, labels)
+    fast.quadratic_scores(big, qda.means_, qda._factors_transposed, qda._log_dets,
+                          qda._log_priors, expected, 0, big.shape[0])
+    assert np.array_equal(qda._discriminant_scores(big), expected)
+    lda = fast.LinearDiscriminantAnalysis().fit(big, labels)
+    fast.linear_scores(big, np.ascontiguousarray(lda.coef_.T), lda.intercept_, expected, 0,
+                       big.shape[0])
+    assert np.array_equal(lda._discriminant_scores(big), expected)
+
+
+@pytest.mark.fast
 def test_kernels_run_as_plain_python_with_the_same_floats():
     import numpy as np
 
@@ -334,13 +369,13 @@ def test_kernels_run_as_plain_python_with_the_same_floats():
     model = fast.QuadraticDiscriminantAnalysis().fit(X, codes)
     args = (X, model.means_, model._factors_transposed, model._log_dets, model._log_priors)
     outputs = [np.empty((23, 3)), np.empty((23, 3))]
-    fast.quadratic_scores(*args, outputs[0])
-    plain(fast.quadratic_scores)(*args, outputs[1])
+    fast.quadratic_scores(*args, outputs[0], 0, 23)
+    plain(fast.quadratic_scores)(*args, outputs[1], 0, 23)
     assert np.array_equal(outputs[0], outputs[1])
     lda = fast.LinearDiscriminantAnalysis().fit(X, codes)
     coef_t = np.ascontiguousarray(lda.coef_.T)
-    fast.linear_scores(X, coef_t, lda.intercept_, outputs[0])
-    plain(fast.linear_scores)(X, coef_t, lda.intercept_, outputs[1])
+    fast.linear_scores(X, coef_t, lda.intercept_, outputs[0], 0, 23)
+    plain(fast.linear_scores)(X, coef_t, lda.intercept_, outputs[1], 0, 23)
     assert np.array_equal(outputs[0], outputs[1])
     probabilities = [np.empty((23, 3)), np.empty((23, 3))]
     fast.softmax_posterior(outputs[0], probabilities[0])
