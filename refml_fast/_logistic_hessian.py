@@ -141,8 +141,11 @@ def finish_hessian(S, n, d, alpha, H):
             H[r, r] = H[r, r] + alpha
 
 
-PARALLEL_WORK = 2_000_000  # n p^2 (about PARALLEL_SECONDS on one core) from which threads
-PARALLEL_SECONDS = 0.00035  # share H
+# n p^2 (about PARALLEL_SECONDS on one core) from which threads share H.  At 1,000,000
+# rather than 2,000,000, 50,000 x 5 (0.33 ms serial) goes to the threads: its Newton fit
+# 6.9-7.1 -> 5.3-5.4 ms, 100,000 x 3 11.1-11.6 -> 8.8 ms on idle cores.
+PARALLEL_WORK = 1_000_000
+PARALLEL_SECONDS = 0.00018
 BLOCK_PARTIALS = 4_000_000  # floats of one partial Hessian per block, at most (32 MB)
 
 
