@@ -315,7 +315,8 @@ def test_bad_hyper_parameters_are_named_at_fit(lib, params, name):
 @pytest.mark.fast
 def test_scores_on_threads_are_the_serial_scores():
     """The parallel twins of the LDA and QDA score kernels (chunks of rows on threads, the
-    last chunk short) give the serial kernels' floats, and predict uses them on large X."""
+    last chunk short) give the serial kernels' floats; so do the scores predict computes on
+    a large X, where it launches them when the cores are free."""
     import numpy as np
 
     from refml_fast import discriminant as fast
