@@ -315,14 +315,16 @@ def is_hard_margin_kkt(alpha, y, scores, b):
     return True
 
 
-def exact_max_margin(rows, signs, support):
+def exact_max_margin(rows, signs, support, z=None):
     """theta solving min ||theta||^2 s.t. z_i'theta >= 1 exactly, from its support set S, or
     None: solve G alpha = 1 with G_st = z_s'z_t over S, theta = sum alpha_s z_s, in rationals,
     and accept only if alpha >= 0 and every z_i'theta >= 1 (then all four KKT conditions hold
-    exactly, so theta is the optimum)."""
+    exactly, so theta is the optimum).  ``z``: the z_i = y_i r_i as Fractions, if made
+    already."""
     from fractions import Fraction
 
-    z = [[Fraction(s) * Fraction(v) for v in r] for r, s in zip(rows, signs)]
+    if z is None:
+        z = [[Fraction(s) * Fraction(v) for v in r] for r, s in zip(rows, signs)]
     gram = [[sum((a * b for a, b in zip(z[s], z[t])), Fraction(0)) for t in support]
             for s in support]
     alpha = linalg.solve_exact(gram, [Fraction(1)] * len(support))

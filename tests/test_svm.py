@@ -287,6 +287,32 @@ def test_max_margin_separator_with_intercept_and_without_separator(lib):
         svm.max_margin_separator(XOR_X, XOR_Y, fit_intercept=True)
 
 
+def test_max_margin_separator_when_smo_stalls_on_badly_scaled_rows(lib):
+    """Rows [1, x] with x near -300 to -590 (conformance 4 at --seed 21): SMO needs about 4
+    million steps for these 8 points, so it stops at max_iter short of a separator.  The
+    support sets of 1 and 2 rows are then tried exactly: the optimum has z_s'theta = 1 on its
+    support, alpha >= 0 and every z_i'theta >= 1, checked in rationals."""
+    from fractions import Fraction
+
+    svm = importlib.import_module(f"{lib.__name__}.svm")
+    X = [[-342.0144181652818], [-303.27519127691045], [-324.4902992440531],
+         [-369.44583370768595], [-328.45402478381226], [-557.2922488451222],
+         [-293.68781520709473], [-587.1106685025748]]
+    y = ["neg", "neg", "neg", "neg", "neg", "pos", "neg", "pos"]
+    theta = as_list(svm.max_margin_separator(X, y, fit_intercept=True))
+    margins = [(1 if label == "pos" else -1) * (Fraction(theta[0]) + Fraction(theta[1]) * x[0])
+               for x, label in zip(X, y)]
+    assert min(margins) > 0
+    # Both constraints of the two rows nearest the gap are active: theta rounds their exact
+    # solution (z_s'theta = 1 for x = -557.29... (pos) and x = -369.45... (neg)).
+    assert abs(min(margins) - 1) < 1e-12
+    assert sorted(range(8), key=lambda i: margins[i])[:2] == [3, 5]
+    import refml
+    if lib is not refml:        # (refml's SMO takes about 3 s on its 100,000 steps here)
+        assert theta == as_list(refml.svm.max_margin_separator(X, y, fit_intercept=True))
+        assert 8.3e6 < lib.mistake_bound(X, y, fit_intercept=True) < 8.5e6
+
+
 def test_mistake_bound_without_theta_is_the_max_margin_bound(lib):
     # Rows x~ = [1, x]: R^2 = ||[1, 4]||^2 = 17; the max-margin theta is [-2, 1] with
     # min y theta'x~ = 1, so delta^2 = 1/5 and the bound is 85 (exact: KKT solved in rationals).
