@@ -213,7 +213,9 @@ def max_margin_separator(X, y, fit_intercept=False, tol=1e-6, max_iter=100_000):
     z_i = y_i r_i and S the support vectors found, the KKT equalities z_s'theta = 1 (s in S),
     theta = sum_S alpha_s z_s are solved in rationals, and the solution is kept if it passes
     the exact KKT test (alpha >= 0 and z_i'theta >= 1 for every i): it is then the maximum-margin
-    theta, rounded to floats.  Otherwise (a degenerate support set) SMO's theta is returned.
+    theta, rounded to floats.  Otherwise (a degenerate support set) SMO's theta is returned,
+    if it separates; if it does not (SMO stopped at ``max_iter``, as on badly scaled rows),
+    the small support sets are tried exactly (``max_margin_by_support_sets``).
     """
     from .svm import SVC
 
