@@ -339,6 +339,49 @@ def test_fast_gives_the_identical_coefficients_and_trajectory():
                     assert b.predict(X_query).tolist() == a.predict(X_query)
 
 
+@pytest.mark.fast
+@pytest.mark.parametrize("n", [201, 400])
+def test_fast_cyclic_pairs_and_single_rows_give_the_same_floats(n):
+    """refml_fast's cyclic order goes two rows at a time while a pass has a mistake in at
+    least every 16 rows, and row by row after a quieter pass.  Flipped labels keep the
+    mistakes frequent; a clean linear rule makes them rare after the first pass; odd n
+    leaves the last row of a pass alone.  Every update must match refml's, and the data
+    must really reach both ways (counted on refml's passes)."""
+    import refml
+    import refml_fast
+    from refml._random import Generator
+
+    g = Generator(n)
+    w = [g.normal() for _ in range(6)]
+    X = []
+    while len(X) < n:   # rows at least 0.5 from the rule's boundary
+        x = [g.normal() for _ in range(6)]
+        if abs(sum(a * b for a, b in zip(w, x)) + 0.3) > 0.5:
+            X.append(x)
+    clean = [int(sum(a * b for a, b in zip(w, x)) + 0.3 > 0) for x in X]
+    switched = 0
+    noisy = [1 - c if g.random() < 0.15 else c for c in clean]
+    for y, frequent in ((noisy, True), (clean, False)):
+        for schedule in ("constant", "decreasing"):
+            for fit_intercept in (True, False):
+                params = dict(order="cyclic", schedule=schedule, fit_intercept=fit_intercept,
+                              max_iter=8, tol=None, store_trajectory=True)
+                a = fit_quietly(refml.Perceptron(**params), X, y)
+                b = fit_quietly(refml_fast.Perceptron(**params), X, y)
+                assert b.coef_.tolist() == a.coef_ and b.intercept_ == a.intercept_
+                assert b.trajectory_.tolist() == a.trajectory_
+                assert (b.n_mistakes_, b.n_iter_) == (a.n_mistakes_, a.n_iter_)
+                total = [0] + [fit_quietly(refml.Perceptron(**dict(params, max_iter=k)), X,
+                                           y).n_mistakes_ for k in range(1, 9)]
+                per_pass = [later - earlier for earlier, later in zip(total, total[1:])]
+                quiet = [m < n / 16 for m in per_pass]
+                if frequent:   # every pass pairs its rows
+                    assert not any(quiet)
+                # a quiet pass, then a row-by-row pass that still updates
+                switched += any(q and m > 0 for q, m in zip(quiet, per_pass[1:]))
+    assert switched >= 2
+
+
 def test_mistake_bound_and_the_perceptron_share_their_intercept_default(lib):
     """Both default to fit_intercept=True, so the bound describes the default model."""
     import inspect
