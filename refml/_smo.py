@@ -44,7 +44,9 @@ unbounded (y_i != y_j): the dual is unbounded, the primal infeasible (two equal 
 opposite labels cannot be separated) and SMO stops with status "unbounded".
 
 Shrinking (``smo``, ``shrink``, ``rebuild_gradient``; LIBSVM's, beyond the lectures) lets a
-step touch only the points that may still move.  refml_fast/_smo.py runs the same loop as
+step touch only the points that may still move.  A Newton step on the free multipliers
+(``newton_step``, beyond the lectures and beyond LIBSVM) ends the slow last phase, where
+pair steps zig-zag among the points on the margin.  refml_fast/_smo.py runs the same loop as
 Numba kernels with the same float operations in the same order, so both packages choose the
 same pairs, shrink the same points and return the same alphas.
 """
@@ -52,6 +54,7 @@ same pairs, shrink the same points and return the same alphas.
 import math
 
 from . import _linalg as linalg
+from ._smo_newton import NEWTON_WORK, newton_direction, newton_length
 
 KERNELS = ("linear", "rbf", "poly")
 TAU = 1e-12                       # stands for a_it <= 0 when choosing j (LIBSVM's tau)
@@ -113,6 +116,8 @@ def smo(row, diagonal, y, C, tol, max_iter):
     points only.  When the active points meet the stopping rule, the others' G is rebuilt
     (``rebuild_gradient``) and the rule is checked on all points.  To rebuild cheaply,
     G_bar = sum over alpha_s = C of C Q_s is kept for every point (LIBSVM's G_bar).
+
+    From the first time m - M <= 10 tol on, each shrinking is followed by ``newton_step``.
     """
     n = len(y)
     alpha = [0.0] * n
@@ -124,6 +129,9 @@ def smo(row, diagonal, y, C, tol, max_iter):
         if n_iter > 0 and n_iter % shrink_period(n) == 0:
             active, unshrunk = shrink(active, unshrunk, row, alpha, gradient, at_bound, y,
                                       C, tol)
+            if unshrunk:                       # near the end: solve the free set at once
+                newton_step(active, row, alpha, gradient, at_bound, y, C,
+                            NEWTON_WORK * shrink_period(n) * len(active))
         i, m, M = maximal_violation(active, alpha, gradient, y, C)
         if m - M <= tol and len(active) < n:   # converged on the active set: check all
             active = rebuild_gradient(active, row, alpha, gradient, at_bound, y, C)
@@ -176,6 +184,43 @@ def shrink(active, unshrunk, row, alpha, gradient, at_bound, y, C, tol):
         if not ((up and not low and v < M) or (low and not up and v > m)):
             kept.append(t)
     return kept, unshrunk
+
+
+def newton_step(active, row, alpha, gradient, at_bound, y, C, work):
+    """Move the free multipliers (0 < alpha_s < C, s in F) together along the Newton
+    direction of f on F (``_smo_newton``), as far as the box allows; nothing when |F| < 2,
+    |F|^3 > ``work``, or no descent is found.  The multiplier that meets its bound is set
+    to it, the others are clamped to [0, C]; G and G_bar then follow the changes as after
+    a pair step (s ascending, then t ascending over the active points)."""
+    free = [t for t in active if 0.0 < alpha[t] < C]
+    if len(free) < 2 or len(free) ** 3 > work:
+        return
+    Q = [[y[s] * y[t] * row(s)[t] for t in free] for s in free]
+    G_F = [gradient[s] for s in free]
+    delta = newton_direction(Q, [y[s] for s in free], G_F)
+    if delta is None:
+        return
+    tau, hit = newton_length(free, Q, G_F, delta, alpha, C)
+    if not (0.0 < tau < math.inf):
+        return
+    changes = []
+    for a, s in enumerate(free):
+        if a == hit:
+            new = C if delta[a] > 0.0 else 0.0
+        else:
+            new = min(max(alpha[s] + tau * delta[a], 0.0), C)
+        changes.append(y[s] * (new - alpha[s]))
+        alpha[s] = new
+    n = len(y)
+    for a, s in enumerate(free):               # G_t += y_t (y_s change_s) K_st
+        if changes[a] != 0.0:
+            row_s = row(s)
+            for t in active:
+                gradient[t] += y[t] * (changes[a] * row_s[t])
+        if alpha[s] == C:                      # reached C: G_bar moves
+            row_s = row(s)
+            for t in range(n):
+                at_bound[t] = at_bound[t] + C * (y[s] * y[t] * row_s[t])
 
 
 def rebuild_gradient(active, row, alpha, gradient, at_bound, y, C):

@@ -10,113 +10,21 @@ pairs, shrink the same points, stop at the same step and return the same alphas:
 - The gradient is kept as v_t = -y_t G_t (bit for bit refml's, see ``smo``); the choices
   of i, M and j make the same comparisons in the same index order as refml (ties to the
   lowest index), over the same active points (refml's shrinking, ``shrink``).
-- Rows of K are computed on first use and kept in a cache of at most ``CACHE_BYTES`` (rows
-  beyond it are recomputed after second-chance eviction; values never change, so the
-  cache cannot change a result).  A step reads the two rows at the active points only.
+- Rows of K come from the row cache (``_kernel_rows``), which cannot change a result.  A
+  step reads the two rows at the active points only.
+- The Newton step on the free multipliers (refml's ``newton_step``) is ``newton_step``
+  here, its direction and length in ``_smo_newton``.
 """
-
-import math
-import mmap
 
 import numpy as np
 
 from ._config import kernel
 from ._gram import kernel_row
+from ._kernel_rows import complete_row, fetch_row
+from ._smo_newton import NEWTON_WORK, newton_direction, newton_length
 
 STATUS = {0: "converged", 1: "max_iter", 2: "unbounded"}
 TAU = 1e-12
-CACHE_BYTES = 256 * 2 ** 20
-
-
-def row_cache(n):
-    """The cache of rows of K: an uninitialised (slots, n) float64 array holding all n rows
-    when they fit in CACHE_BYTES (else as many as fit, at least 2).  Large caches are mapped
-    on transparent huge pages where the system allows it: rows are written once each, and
-    first writes to fresh 4 KB pages cost a page fault each."""
-    slots = max(2, min(n, CACHE_BYTES // (8 * n)))
-    size = slots * n * 8
-    if size >= 4 * 2 ** 20 and hasattr(mmap, "MADV_HUGEPAGE"):
-        try:
-            buffer = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-            buffer.madvise(mmap.MADV_HUGEPAGE)
-            return np.frombuffer(buffer, dtype=np.float64).reshape(slots, n)
-        except (OSError, ValueError):
-            pass
-    return np.empty((slots, n))
-
-
-@kernel(refcounts=False)
-def fetch_row(i, protect, X, XT, code, gamma, degree, coef0, cache, slot_of, owner, clock, used,
-              made, generation, active, n_active):
-    """The cache slot holding row i of K at least at the active points; a miss evicts by the
-    clock (second-chance) rule, never ``protect``.  While points are shrunk away a row is computed at the
-    active points only (``made[slot]`` = the generation of the active set it serves, -1 for
-    a complete row): it stays valid while the set only shrinks; ``generation`` changes when
-    every point is made active again."""
-    slot = slot_of[i]
-    if slot >= 0:
-        used[slot] = True
-        if made[slot] == -1 or made[slot] == generation:
-            return slot
-    else:
-        slot = clock[0]                               # second chance: skip recent rows once
-        while used[slot] or (protect >= 0 and owner[slot] == protect):
-            used[slot] = False
-            slot = (slot + 1) % cache.shape[0]
-        used[slot] = True
-        clock[0] = (slot + 1) % cache.shape[0]
-        if owner[slot] >= 0:
-            slot_of[owner[slot]] = -1
-        owner[slot] = i
-        slot_of[i] = slot
-    if n_active == X.shape[0]:
-        kernel_row(X[i], XT, code, gamma, degree, coef0, cache[slot])
-        made[slot] = -1
-    else:
-        kernel_row_at(X[i], XT, active, n_active, code, gamma, degree, coef0, cache[slot])
-        made[slot] = generation
-    return slot
-
-
-@kernel(refcounts=False)
-def complete_row(i, X, XT, code, gamma, degree, coef0, cache, slot_of, made):
-    """The slot of row i of K, complete at every point (computed again if needed)."""
-    slot = slot_of[i]
-    if made[slot] != -1:
-        kernel_row(X[i], XT, code, gamma, degree, coef0, cache[slot])
-        made[slot] = -1
-    return slot
-
-
-@kernel(refcounts=False)
-def kernel_row_at(x, ZT, active, n_active, code, gamma, degree, coef0, out):
-    """``_gram.kernel_row`` at the active columns only: the same floats there."""
-    for k in range(n_active):
-        out[active[k]] = 0.0
-    if code == 1:
-        for f in range(ZT.shape[0]):
-            xf = x[f]
-            for k in range(n_active):
-                t = active[k]
-                difference = xf - ZT[f, t]
-                out[t] += difference * difference
-        for k in range(n_active):
-            t = active[k]
-            out[t] = math.exp(-gamma * out[t])
-        return
-    for f in range(ZT.shape[0]):
-        xf = x[f]
-        for k in range(n_active):
-            t = active[k]
-            out[t] += xf * ZT[f, t]
-    if code == 2:
-        for k in range(n_active):
-            t = active[k]
-            base = gamma * out[t] + coef0
-            value = 1.0
-            for _ in range(degree):
-                value *= base
-            out[t] = value
 
 
 @kernel(refcounts=False)
@@ -219,6 +127,10 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
                 generation += 1                       # rows made for fewer points are stale
                 i, m, M = active_scan(active, n_active, vc, upc, lowc)
             n_active = shrink(active, n_active, vc, upc, lowc, dc, position, m, M)
+            if unshrunk:                              # near the end: solve the free set
+                newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc,
+                            lowc, at_bound, active, n_active, position, cache, slot_of, owner,
+                            clock, used, made, generation, NEWTON_WORK * period * n_active)
         i, m, M = active_scan(active, n_active, vc, upc, lowc)
         if m - M <= tol and n_active < n:             # converged on the active set: check all
             expand(active, n_active, vc, v)
@@ -267,6 +179,66 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
             move_at_bound(at_bound, cache, complete_row(j, X, XT, code, gamma, degree, coef0,
                                                         cache, slot_of, made), j, y, C, was_j)
         n_iter += 1
+
+
+@kernel
+def newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc, lowc,
+                at_bound, active, n_active, position, cache, slot_of, owner, clock, used, made,
+                generation, work):
+    """refml's ``newton_step`` on the compacted state (G_s = -y_s v_s, so -G_s = y_s v_s
+    exactly, and G_t += y_t p is v_t -= p): the same floats in the same order.  Rows of K
+    are fetched one at a time, so the cache may evict between them."""
+    free = np.empty(n_active, dtype=np.int64)
+    size = 0
+    for k in range(n_active):
+        t = active[k]
+        if 0.0 < alpha[t] < C:
+            free[size] = t
+            size += 1
+    if size < 2 or size ** 3 > work:
+        return
+    Q = np.empty((size, size))
+    signs = np.empty(size)
+    gradient = np.empty(size)
+    for a in range(size):
+        s = free[a]
+        slot = fetch_row(s, -1, X, XT, code, gamma, degree, coef0, cache, slot_of, owner,
+                         clock, used, made, generation, active, n_active)
+        for b in range(size):
+            t = free[b]
+            Q[a, b] = y[s] * y[t] * cache[slot, t]
+        signs[a] = y[s]
+        gradient[a] = -y[s] * vc[position[s]]
+    delta = np.empty(size)
+    if not newton_direction(Q, signs, gradient, delta):
+        return
+    tau, hit = newton_length(free, Q, gradient, delta, alpha, C)
+    if not (0.0 < tau < np.inf):
+        return
+    changes = np.empty(size)
+    for a in range(size):
+        s = free[a]
+        if a == hit:
+            new = C if delta[a] > 0.0 else 0.0
+        else:
+            new = min(max(alpha[s] + tau * delta[a], 0.0), C)
+        changes[a] = y[s] * (new - alpha[s])
+        alpha[s] = new
+        set_flags(s, alpha, y, C, up, low)
+        upc[position[s]], lowc[position[s]] = up[s], low[s]
+    for a in range(size):
+        s = free[a]
+        if changes[a] != 0.0:
+            slot = fetch_row(s, -1, X, XT, code, gamma, degree, coef0, cache, slot_of, owner,
+                             clock, used, made, generation, active, n_active)
+            change = changes[a]
+            for k in range(n_active):
+                vc[k] = vc[k] - change * cache[slot, active[k]]
+        if alpha[s] == C:
+            fetch_row(s, -1, X, XT, code, gamma, degree, coef0, cache, slot_of, owner, clock,
+                      used, made, generation, active, n_active)
+            move_at_bound(at_bound, cache, complete_row(s, X, XT, code, gamma, degree, coef0,
+                                                        cache, slot_of, made), s, y, C, False)
 
 
 @kernel(refcounts=False)

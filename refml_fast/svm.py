@@ -11,7 +11,7 @@ import numpy as np
 
 from refml import svm as reference
 
-from . import _gram, _smo
+from . import _gram, _kernel_rows, _smo
 from ._config import kernel, run_parallel
 from ._kernels import PARALLEL_WORK
 from .base import FastMixin
@@ -45,7 +45,7 @@ class SVC(FastMixin, reference.SVC):
         n_iter, status = _smo.smo(
             X, np.ascontiguousarray(X.T), y, _gram.KERNEL_CODES[self.kernel], self.gamma_,
             self.degree, float(self.coef0), C, float(self.tol), self.max_iter, alpha,
-            _smo.row_cache(n), v, diagonal)
+            _kernel_rows.row_cache(n), v, diagonal)
         gradient = -y * v                             # G_t = -y_t v_t, exactly refml's G
         scores = y * (gradient + 1.0)                 # refml's scores_from_gradient
         return alpha, int(n_iter), _smo.STATUS[int(status)], scores

@@ -110,11 +110,11 @@ def test_a_tiny_row_cache_changes_nothing(monkeypatch):
 
     import refml
     import refml_fast
-    from refml_fast import _smo as fast_smo
+    from refml_fast import _kernel_rows
 
     X, y = overlapping(400, seed=11)
-    monkeypatch.setattr(fast_smo, "CACHE_BYTES", 3 * 400 * 8)
-    assert fast_smo.row_cache(400).shape[0] == 3
+    monkeypatch.setattr(_kernel_rows, "CACHE_BYTES", 3 * 400 * 8)
+    assert _kernel_rows.row_cache(400).shape[0] == 3
     reference = refml.SVC(kernel="rbf", C=5.0, gamma=0.5).fit(X, y)
     fast = refml_fast.SVC(kernel="rbf", C=5.0, gamma=0.5).fit(np.array(X), np.array(y))
     assert reference.n_iter_ == fast.n_iter_

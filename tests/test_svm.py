@@ -336,11 +336,11 @@ def test_mistake_bound_without_theta_is_the_max_margin_bound(lib):
 def test_fast_row_cache_evictions_change_nothing(monkeypatch, slots):
     import refml
     import refml_fast
-    from refml_fast import _smo
+    from refml_fast import _kernel_rows
 
     X, y = random_problem(21, n=60, d=3)
-    monkeypatch.setattr(_smo, "CACHE_BYTES", 8 * 60 * slots)      # room for `slots` rows
-    assert _smo.row_cache(60).shape == (slots, 60)
+    monkeypatch.setattr(_kernel_rows, "CACHE_BYTES", 8 * 60 * slots)      # room for `slots` rows
+    assert _kernel_rows.row_cache(60).shape == (slots, 60)
     for kernel in ("linear", "rbf"):
         reference = refml.SVC(C=5.0, kernel=kernel, tol=1e-5).fit(X, y)
         fast = refml_fast.SVC(C=5.0, kernel=kernel, tol=1e-5).fit(X, y)

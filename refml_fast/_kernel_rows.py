@@ -1,0 +1,108 @@
+"""The cache of rows of K for refml_fast's SMO (refml_fast._smo).
+
+Rows of K are computed on first use and kept in a cache of at most ``CACHE_BYTES`` (rows
+beyond it are recomputed after second-chance eviction; values never change, so the cache
+cannot change a result).  While points are shrunk away, a row is computed at the active
+points only.  Kernel values as in ``_gram``: the same floats as refml's.
+"""
+
+import math
+import mmap
+
+import numpy as np
+
+from ._config import kernel
+from ._gram import kernel_row
+
+CACHE_BYTES = 256 * 2 ** 20
+
+
+def row_cache(n):
+    """The cache of rows of K: an uninitialised (slots, n) float64 array holding all n rows
+    when they fit in CACHE_BYTES (else as many as fit, at least 2).  Large caches are mapped
+    on transparent huge pages where the system allows it: rows are written once each, and
+    first writes to fresh 4 KB pages cost a page fault each."""
+    slots = max(2, min(n, CACHE_BYTES // (8 * n)))
+    size = slots * n * 8
+    if size >= 4 * 2 ** 20 and hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            buffer = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            buffer.madvise(mmap.MADV_HUGEPAGE)
+            return np.frombuffer(buffer, dtype=np.float64).reshape(slots, n)
+        except (OSError, ValueError):
+            pass
+    return np.empty((slots, n))
+
+
+@kernel(refcounts=False)
+def fetch_row(i, protect, X, XT, code, gamma, degree, coef0, cache, slot_of, owner, clock, used,
+              made, generation, active, n_active):
+    """The cache slot holding row i of K at least at the active points; a miss evicts by the
+    clock (second-chance) rule, never ``protect``.  While points are shrunk away a row is computed at the
+    active points only (``made[slot]`` = the generation of the active set it serves, -1 for
+    a complete row): it stays valid while the set only shrinks; ``generation`` changes when
+    every point is made active again."""
+    slot = slot_of[i]
+    if slot >= 0:
+        used[slot] = True
+        if made[slot] == -1 or made[slot] == generation:
+            return slot
+    else:
+        slot = clock[0]                               # second chance: skip recent rows once
+        while used[slot] or (protect >= 0 and owner[slot] == protect):
+            used[slot] = False
+            slot = (slot + 1) % cache.shape[0]
+        used[slot] = True
+        clock[0] = (slot + 1) % cache.shape[0]
+        if owner[slot] >= 0:
+            slot_of[owner[slot]] = -1
+        owner[slot] = i
+        slot_of[i] = slot
+    if n_active == X.shape[0]:
+        kernel_row(X[i], XT, code, gamma, degree, coef0, cache[slot])
+        made[slot] = -1
+    else:
+        kernel_row_at(X[i], XT, active, n_active, code, gamma, degree, coef0, cache[slot])
+        made[slot] = generation
+    return slot
+
+
+@kernel(refcounts=False)
+def complete_row(i, X, XT, code, gamma, degree, coef0, cache, slot_of, made):
+    """The slot of row i of K, complete at every point (computed again if needed)."""
+    slot = slot_of[i]
+    if made[slot] != -1:
+        kernel_row(X[i], XT, code, gamma, degree, coef0, cache[slot])
+        made[slot] = -1
+    return slot
+
+
+@kernel(refcounts=False)
+def kernel_row_at(x, ZT, active, n_active, code, gamma, degree, coef0, out):
+    """``_gram.kernel_row`` at the active columns only: the same floats there."""
+    for k in range(n_active):
+        out[active[k]] = 0.0
+    if code == 1:
+        for f in range(ZT.shape[0]):
+            xf = x[f]
+            for k in range(n_active):
+                t = active[k]
+                difference = xf - ZT[f, t]
+                out[t] += difference * difference
+        for k in range(n_active):
+            t = active[k]
+            out[t] = math.exp(-gamma * out[t])
+        return
+    for f in range(ZT.shape[0]):
+        xf = x[f]
+        for k in range(n_active):
+            t = active[k]
+            out[t] += xf * ZT[f, t]
+    if code == 2:
+        for k in range(n_active):
+            t = active[k]
+            base = gamma * out[t] + coef0
+            value = 1.0
+            for _ in range(degree):
+                value *= base
+            out[t] = value
