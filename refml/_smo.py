@@ -187,8 +187,8 @@ def shrink(active, unshrunk, row, alpha, gradient, at_bound, y, C, tol):
 
 
 def newton_step(active, row, alpha, gradient, at_bound, y, C, work):
-    """Move the free multipliers (0 < alpha_s < C, s in F) together along the Newton
-    direction of f on F (``_smo_newton``), as far as the box allows; nothing when |F| < 2,
+    """Move the free multipliers (0 < alpha_s < C, s in F) together by the Newton step of f
+    on F (``_smo_newton``), cut where the box requires; nothing when |F| < 2,
     |F|^3 > ``work``, or no descent is found.  The multiplier that meets its bound is set
     to it, the others are clamped to [0, C]; G and G_bar then follow the changes as after
     a pair step (s ascending, then t ascending over the active points)."""
@@ -200,8 +200,8 @@ def newton_step(active, row, alpha, gradient, at_bound, y, C, work):
     delta = newton_direction(Q, [y[s] for s in free], G_F)
     if delta is None:
         return
-    tau, hit = newton_length(free, Q, G_F, delta, alpha, C)
-    if not (0.0 < tau < math.inf):
+    tau, hit = newton_length(free, G_F, delta, alpha, C)
+    if not tau > 0.0:
         return
     changes = []
     for a, s in enumerate(free):

@@ -212,8 +212,8 @@ def newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc
     delta = np.empty(size)
     if not newton_direction(Q, signs, gradient, delta):
         return
-    tau, hit = newton_length(free, Q, gradient, delta, alpha, C)
-    if not (0.0 < tau < np.inf):
+    tau, hit = newton_length(free, gradient, delta, alpha, C)
+    if not tau > 0.0:
         return
     changes = np.empty(size)
     for a in range(size):

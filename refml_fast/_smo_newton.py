@@ -15,54 +15,47 @@ NEWTON_WORK = reference.NEWTON_WORK
 
 @kernel
 def newton_direction(Q, signs, gradient, delta):
-    """refml's direction: delta = u - nu w, u = H^{-1}(-G_F), w = H^{-1} y_F, H = Q_FF plus
-    the ridge; False when the Cholesky factorisation meets a pivot that is not positive."""
+    """refml's direction: delta = P z with (R + r I) z = -g~, R = P'Q_FF P, g~ = P'G_F and
+    delta_0 = -y_0 sum_{a>0} y_a z_a; False when the Cholesky factorisation meets a pivot
+    that is not positive."""
     size = Q.shape[0]
+    y0 = signs[0]
     mean_diagonal = 0.0
     for a in range(size):
         mean_diagonal += Q[a, a]
     ridge = NEWTON_RIDGE * (mean_diagonal / size)
-    H = Q.copy()
-    for a in range(size):
-        H[a, a] = Q[a, a] + ridge
-    L = np.zeros((size, size))
-    if not cholesky(H, L):
+    R = np.empty((size - 1, size - 1))
+    for a in range(1, size):
+        for b in range(1, size):
+            R[a - 1, b - 1] = (Q[a, b] - y0 * signs[b] * Q[a, 0] - y0 * signs[a] * Q[0, b]
+                               + signs[a] * signs[b] * Q[0, 0] + (ridge if a == b else 0.0))
+    L = np.zeros((size - 1, size - 1))
+    if not cholesky(R, L):
         return False
-    u = np.empty(size)
-    w = signs.copy()
-    for a in range(size):
-        u[a] = -gradient[a]
-    cholesky_solve(L, u)
-    cholesky_solve(L, w)
-    yu = 0.0
-    for a in range(size):
-        yu += signs[a] * u[a]
-    yw = 0.0
-    for a in range(size):
-        yw += signs[a] * w[a]
-    nu = yu / yw
-    for a in range(size):
-        delta[a] = u[a] - nu * w[a]
+    z = np.empty(size - 1)
+    for a in range(1, size):
+        z[a - 1] = -(gradient[a] - y0 * signs[a] * gradient[0])
+    cholesky_solve(L, z)
+    total = 0.0
+    for a in range(1, size):
+        total += signs[a] * z[a - 1]
+    delta[0] = -y0 * total
+    for a in range(1, size):
+        delta[a] = z[a - 1]
     return True
 
 
 @kernel(refcounts=False)
-def newton_length(free, Q, gradient, delta, alpha, C):
-    """(tau, hit): refml's step along delta, -slope / curvature cut at the first bound met
-    (hit: its position in F, -1 if none); tau = 0 when delta is no descent direction."""
-    size = Q.shape[0]
+def newton_length(free, gradient, delta, alpha, C):
+    """(tau, hit): refml's step length along delta, 1 cut at the first bound met (hit: its
+    position in F, -1 if none); tau = 0 when delta is no descent direction."""
+    size = delta.shape[0]
     slope = 0.0
     for a in range(size):
         slope += gradient[a] * delta[a]
     if not slope < 0.0:
         return 0.0, -1
-    curvature = 0.0
-    for a in range(size):
-        row_total = 0.0
-        for b in range(size):
-            row_total += Q[a, b] * delta[b]
-        curvature += delta[a] * row_total
-    tau = -slope / curvature if curvature > 0.0 else np.inf
+    tau = 1.0
     hit = -1
     for a in range(size):
         s = free[a]
