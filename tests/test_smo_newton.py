@@ -165,3 +165,25 @@ def test_refml_fast_takes_the_same_newton_steps(monkeypatch, kernel, C, n, d, se
     assert list(reference.dual_coef_) == fast.dual_coef_.ravel().tolist()
     assert reference.intercept_ == fast.intercept_
     assert reference.predict(X) == fast.predict(np.array(X)).tolist()
+
+
+@pytest.mark.parametrize("X, y, C, tol", [
+    # a solved free set: the direction is 1e-17 of noise, which a line search had
+    # stretched by 1e15 (sum alpha y = -0.06)
+    ([[1.0, -2.0], [0.0, 2.0], [0.0, -2.0], [0.0, 0.0], [-2.0, 2.0]], [1, -2, 1, -2, -2],
+     0.1, 1e-5),
+    # three free points in 2-d: Q_FF singular, the constraint removes its null direction;
+    # combining H^{-1}G and H^{-1}y had left sum alpha y = -1.1e-7
+    ([[1.0, -2.0], [-1.0, -2.0], [-1.0, 2.0]], [-2, 1, -2], 1.0, 0.01),
+])
+def test_newton_steps_keep_the_multipliers_feasible(monkeypatch, X, y, C, tol):
+    """Conformance 10 found both (seeds 31 and 0): after the fit, sum alpha_i y_i = 0 to
+    rounding and every multiplier in [0, C], with the Newton step tried on the way."""
+    import refml
+
+    moved = spy_on_newton(monkeypatch)
+    model = refml.SVC(kernel="linear", C=C, tol=tol).fit(X, y)
+    assert len(moved) >= 1
+    assert abs(sum(model.dual_coef_)) <= 1e-12                 # dual_coef_ = alpha_s y_s
+    assert all(0.0 < abs(c) <= C for c in model.dual_coef_)
+    assert model.kkt_violation_ <= tol
