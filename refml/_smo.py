@@ -45,8 +45,8 @@ opposite labels cannot be separated) and SMO stops with status "unbounded".
 
 Shrinking (``smo``, ``shrink``, ``rebuild_gradient``; LIBSVM's, beyond the lectures) lets a
 step touch only the points that may still move.  A Newton step on the free multipliers
-(``newton_step``, beyond the lectures and beyond LIBSVM) ends the slow last phase, where
-pair steps zig-zag among the points on the margin.  refml_fast/_smo.py runs the same loop as
+after each shrinking (``newton_step``, beyond the lectures and beyond LIBSVM) cuts short the
+phases where pair steps zig-zag among the points on the margin.  refml_fast/_smo.py runs the same loop as
 Numba kernels with the same float operations in the same order, so both packages choose the
 same pairs, shrink the same points and return the same alphas.
 """
@@ -117,7 +117,7 @@ def smo(row, diagonal, y, C, tol, max_iter):
     (``rebuild_gradient``) and the rule is checked on all points.  To rebuild cheaply,
     G_bar = sum over alpha_s = C of C Q_s is kept for every point (LIBSVM's G_bar).
 
-    From the first time m - M <= 10 tol on, each shrinking is followed by ``newton_step``.
+    Each shrinking is followed by ``newton_step``.
     """
     n = len(y)
     alpha = [0.0] * n
@@ -129,9 +129,8 @@ def smo(row, diagonal, y, C, tol, max_iter):
         if n_iter > 0 and n_iter % shrink_period(n) == 0:
             active, unshrunk = shrink(active, unshrunk, row, alpha, gradient, at_bound, y,
                                       C, tol)
-            if unshrunk:                       # near the end: solve the free set at once
-                newton_step(active, row, alpha, gradient, at_bound, y, C,
-                            NEWTON_WORK * shrink_period(n) * len(active))
+            newton_step(active, row, alpha, gradient, at_bound, y, C,   # the free set at once
+                        NEWTON_WORK * shrink_period(n) * len(active))
         i, m, M = maximal_violation(active, alpha, gradient, y, C)
         if m - M <= tol and len(active) < n:   # converged on the active set: check all
             active = rebuild_gradient(active, row, alpha, gradient, at_bound, y, C)

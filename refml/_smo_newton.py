@@ -1,14 +1,17 @@
 """The Newton step that ends SMO's last phase (refml._smo's ``newton_step``): its direction
 and its length.  Beyond the lectures, and not in LIBSVM.
 
-Why.  Near the end, SMO's pairs zig-zag among the points on the margin.  With the linear
-kernel in d dimensions about d + 1 of them are free (0 < alpha_s < C), Q_FF is
+Why.  SMO's pairs can zig-zag for a long time among the points on the margin.  With the
+linear kernel in d dimensions about d + 1 of them are free (0 < alpha_s < C), Q_FF is
 ill-conditioned, and pair steps can take a hundred thousand steps to bring m - M from
 3 tol down to tol (2,000 x 50, overlapping: 300-390 thousand pair steps, where LIBSVM took
-110-130 thousand; with this step 26-85 thousand).  One Newton step on the free set solves
-its equations at once.  It is tried at every shrinking once m - M <= 10 tol has been
-reached, while |F|^3 <= NEWTON_WORK times the pair steps' work in between (period times
-active points), so that it never costs more than those steps.
+110-130 thousand; with this step 21-67 thousand; the breast-cancer data unscaled, 569 x 30:
+8.3 million pair steps, LIBSVM 4.8 million, with this step 0.31 million).  One Newton step
+on the free set solves its equations at once; when the free set is not yet the final one,
+the step still lowers f, and the box stops it at the first multiplier that must leave the
+set.  It is tried after every shrinking (every min(n, 1000) pair steps), while
+|F|^3 <= NEWTON_WORK times the pair steps' work in between (period times active points), so
+that it never costs much more than those steps.
 
 The direction.  The multipliers at 0 or C stay; over the free set F, minimise
 

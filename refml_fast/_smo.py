@@ -127,10 +127,9 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
                 generation += 1                       # rows made for fewer points are stale
                 i, m, M = active_scan(active, n_active, vc, upc, lowc)
             n_active = shrink(active, n_active, vc, upc, lowc, dc, position, m, M)
-            if unshrunk:                              # near the end: solve the free set
-                newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc,
-                            lowc, at_bound, active, n_active, position, cache, slot_of, owner,
-                            clock, used, made, generation, NEWTON_WORK * period * n_active)
+            newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc, lowc,
+                        at_bound, active, n_active, position, cache, slot_of, owner, clock,
+                        used, made, generation, NEWTON_WORK * period * n_active)
         i, m, M = active_scan(active, n_active, vc, upc, lowc)
         if m - M <= tol and n_active < n:             # converged on the active set: check all
             expand(active, n_active, vc, v)

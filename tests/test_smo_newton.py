@@ -117,9 +117,9 @@ def spy_on_newton(monkeypatch):
     return moved
 
 
-def test_the_newton_step_shortens_the_last_phase(monkeypatch):
+def test_the_newton_step_shortens_the_zig_zag(monkeypatch):
     """Linear kernel, 200 points in 12 dimensions: 6,439 pair steps without the Newton step,
-    2,027 with it (four of them), to the same tolerance."""
+    1,210 with it (six of them), to the same tolerance."""
     X, y = overlapping(200, seed=4, d=12)
     rows = _smo.KernelRows(X, "linear", 0.5, 3, 0.0)
     moved = spy_on_newton(monkeypatch)
@@ -131,7 +131,7 @@ def test_the_newton_step_shortens_the_last_phase(monkeypatch):
     monkeypatch.setattr(_smo, "newton_step", lambda *arguments: None)
     _, without, status, _ = _smo.smo(rows, rows.diagonal(), y, 1.0, 1e-3, 10 ** 7)
     assert status == _smo.CONVERGED
-    assert with_newton < 0.5 * without
+    assert with_newton < 0.3 * without
 
 
 @pytest.mark.fast
