@@ -46,9 +46,9 @@ opposite labels cannot be separated) and SMO stops with status "unbounded".
 Shrinking (``smo``, ``shrink``, ``rebuild_gradient``; LIBSVM's, beyond the lectures) lets a
 step touch only the points that may still move.  A Newton step on the free multipliers
 after each shrinking (``newton_step``, beyond the lectures and beyond LIBSVM) cuts short the
-phases where pair steps zig-zag among the points on the margin.  refml_fast/_smo.py runs the same loop as
-Numba kernels with the same float operations in the same order, so both packages choose the
-same pairs, shrink the same points and return the same alphas.
+phases where pair steps zig-zag among the points on the margin.  refml_fast/_smo.py runs
+the same loop as Numba kernels with the same float operations in the same order, so both
+packages choose the same pairs, shrink the same points and return the same alphas.
 """
 
 import math

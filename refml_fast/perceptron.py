@@ -172,10 +172,12 @@ def cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
                   trajectory, patience):
     """Passes over i = 1..n (``state`` unused: the orders share one signature).
 
-    Rows go in pairs.  Row i+1's margin depends on whether row i is a mistake, so both
-    candidates are computed with row i's (``margins_of_pair``): a pair then costs about one
-    margin's chain of additions, where a row-by-row scan waits for row i's sign before it
-    can start row i+1's sum after a mistake.  The margins, updates and loss are the same
+    Rows go in pairs while mistakes are frequent (in the first pass, and after a pass with
+    a mistake in every PAIRED_FROM rows or more), else one by one.  Row i+1's margin
+    depends on whether row i is a mistake, so both candidates are computed with row i's
+    (``margins_of_pair``): a pair then costs about one margin's chain of additions, where a
+    row-by-row scan waits for row i's sign before it can start row i+1's sum after a
+    mistake.  The margins, updates and loss are the same
     floats in the same order as the row-by-row scan.
     """
     n = X.shape[0]
@@ -202,7 +204,7 @@ def cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
                 n_mistakes += 1
                 update(theta, X, i, step, fit_intercept, n_mistakes, trajectory)
                 mistakes_in_pass += 1
-                next_margin = ahead[2]
+                next_margin = ahead[2]          # (read only when paired)
             i += 1
             if not paired or i == n:
                 continue
