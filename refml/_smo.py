@@ -212,12 +212,12 @@ def newton_step(active, row, alpha, gradient, at_bound, y, C, work):
         alpha[s] = new
     n = len(y)
     for a, s in enumerate(free):               # G_t += y_t (y_s change_s) K_st
-        if changes[a] != 0.0:
-            row_s = row(s)
-            for t in active:
-                gradient[t] += y[t] * (changes[a] * row_s[t])
-        if alpha[s] == C:                      # reached C: G_bar moves
-            row_s = row(s)
+        if changes[a] == 0.0:
+            continue
+        row_s = row(s)
+        for t in active:
+            gradient[t] += y[t] * (changes[a] * row_s[t])
+        if alpha[s] == C:                      # reached C (it was below): G_bar moves
             for t in range(n):
                 at_bound[t] = at_bound[t] + C * (y[s] * y[t] * row_s[t])
 

@@ -226,16 +226,15 @@ def newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc
         set_flags(s, alpha, y, C, up, low)
         upc[position[s]], lowc[position[s]] = up[s], low[s]
     for a in range(size):
+        if changes[a] == 0.0:
+            continue
         s = free[a]
-        if changes[a] != 0.0:
-            slot = fetch_row(s, -1, X, XT, code, gamma, degree, coef0, cache, slot_of, owner,
-                             clock, used, made, generation, active, n_active)
-            change = changes[a]
-            for k in range(n_active):
-                vc[k] = vc[k] - change * cache[slot, active[k]]
-        if alpha[s] == C:
-            fetch_row(s, -1, X, XT, code, gamma, degree, coef0, cache, slot_of, owner, clock,
-                      used, made, generation, active, n_active)
+        slot = fetch_row(s, -1, X, XT, code, gamma, degree, coef0, cache, slot_of, owner,
+                         clock, used, made, generation, active, n_active)
+        change = changes[a]
+        for k in range(n_active):
+            vc[k] = vc[k] - change * cache[slot, active[k]]
+        if alpha[s] == C:                             # reached C (it was below): G_bar
             move_at_bound(at_bound, cache, complete_row(s, X, XT, code, gamma, degree, coef0,
                                                         cache, slot_of, made), s, y, C, False)
 
