@@ -6,6 +6,7 @@ queries with a tile of training rows, the screening by the bound, and the exact 
 import numba
 import numpy as np
 
+from ._claims import claim
 from ._config import kernel
 from ._heap import offer, sort_heap
 
@@ -178,31 +179,31 @@ def exact_nearest(x, Z, P, metric, candidates, candidate_lower, n_candidates, th
 
 
 @kernel(parallel=True)
-def nearest_kernel(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, n_chunks,
+def nearest_kernel(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, n_slots,
                    out_squared, out_indices):
-    """The k nearest training rows of every query by (exact Q, training index): the
-    blocks of queries split into ``n_chunks`` contiguous chunks, shared between cores."""
-    n_blocks = (Xq.shape[0] + BLOCK - 1) // BLOCK
-    for chunk in numba.prange(n_chunks):
+    """The k nearest training rows of every query by (exact Q, training index): one slot
+    per thread, each claiming blocks of queries until none is left (``_claims``)."""
+    counter = np.zeros(1, dtype=np.int64)
+    for _ in numba.prange(n_slots):
         nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
-                       chunk * n_blocks // n_chunks, (chunk + 1) * n_blocks // n_chunks,
-                       out_squared, out_indices)
+                       counter, out_squared, out_indices)
 
 
 @kernel
-def nearest_serial(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, n_chunks,
+def nearest_serial(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, n_slots,
                    out_squared, out_indices):
-    """``nearest_kernel``'s twin on the calling thread (``n_chunks`` unused)."""
-    nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, 0,
-                   (Xq.shape[0] + BLOCK - 1) // BLOCK, out_squared, out_indices)
+    """``nearest_kernel``'s twin on the calling thread (``n_slots`` unused)."""
+    nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
+                   np.zeros(1, dtype=np.int64), out_squared, out_indices)
 
 
 @kernel
-def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
-                   first_block, end_block, out_squared, out_indices):
-    """Blocks of BLOCK queries: each training tile meets the whole block, KC features at a
-    time (that slice of the tile stays in cache while GROUP queries after GROUP queries
-    pass over it), and is then screened; at the end the exact pass."""
+def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, counter,
+                   out_squared, out_indices):
+    """Blocks of BLOCK queries, each claimed from ``counter`` until none is left: each
+    training tile meets the whole block, KC features at a time (that slice of the tile
+    stays in cache while GROUP queries after GROUP queries pass over it), and is then
+    screened; at the end the exact pass."""
     n_queries, n_train, k = Xq.shape[0], Z.shape[0], out_squared.shape[1]
     d = Xq.shape[1]
     acc = np.empty((BLOCK, TILE), dtype=np.float32)
@@ -213,7 +214,11 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
     candidate_lower = np.empty((BLOCK, capacity))
     rows = np.empty(GROUP, dtype=np.int64)
     diff = np.empty(Xq.shape[1])
-    for block in range(first_block, end_block):
+    n_blocks = (n_queries + BLOCK - 1) // BLOCK
+    while True:
+        block = claim(counter)
+        if block >= n_blocks:
+            break
         first = block * BLOCK
         for b in range(BLOCK):
             state[b, 0], state[b, 1], state[b, 2], state[b, 3] = 0.0, 0.0, np.inf, 0.0

@@ -55,8 +55,9 @@ P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
    IEEE, no fastmath), and the k smallest by (Q, training index) are the answer: the same
    floats and the same ties as refml.
 
-One kernel does it all (``_knn_search``), blocks of 32 queries shared between the cores by
-``prange``: each tile of 512 training rows (stored transposed, tile by tile) meets the block
+One kernel does it all (``_knn_search``), blocks of 32 queries claimed by the cores one
+at a time (``_claims``: a core that shares its time with another library's spinning thread
+does fewer): each tile of 512 training rows (stored transposed, tile by tile) meets the block
 256 features at a time (KC; that slice of the tile, at most 512 KiB, stays in the core's
 cache while the block's queries pass over it four at a time), the products accumulating in
 float32 with fused multiply-adds allowed (fewer roundings: the bound above still holds);
@@ -78,7 +79,6 @@ import refml.neighbors
 from refml_fast import _kdtree
 from refml_fast._config import kernel, run_parallel
 from refml_fast._knn_search import (
-    BLOCK,
     EUCLIDEAN,
     MAHALANOBIS,
     TILE,
@@ -202,11 +202,11 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
                 1.0 + centred_norms + self._fit_centred_norm_max)
             exhaustive = ~(scale <= SCALE_LIMIT)
         metric = MAHALANOBIS if self.metric == "mahalanobis" else EUCLIDEAN
-        n_chunks = min(-(-X.shape[0] // BLOCK), 4 * numba.get_num_threads())
         run_parallel(nearest_kernel, nearest_serial,
                      X.shape[0] * self._fit_X.shape[0] * (X.shape[1] + 8) / PARALLEL_PAIRS,
                      T, self._fit_tiles, self._fit_upper, self._fit_lower, gap, exhaustive, X,
-                     self._fit_X, self._precision_array, metric, n_chunks, squared, indices)
+                     self._fit_X, self._precision_array, metric, numba.get_num_threads(),
+                     squared, indices)
         return squared, indices
 
     def _vote_counts(self, indices):

@@ -388,3 +388,36 @@ def test_more_neighbours_than_a_tile_holds_give_the_kd_trees_answer():
     y = rng.integers(0, 2, size=2_000)
     queries = np.round(rng.normal(size=(37, 3)), 1)
     assert_brute_force_finds_the_kd_trees_neighbours(X, y, queries, 600)
+
+
+@pytest.mark.fast
+def test_the_brute_search_claimed_on_any_number_of_slots_gives_the_serial_answer(
+        monkeypatch):
+    """The brute-force search hands blocks of queries to whichever thread claims them
+    next: 1, 2 or 7 slots (more than the blocks: 70 queries make three), and the serial
+    twin, give refml's neighbours and distances, to the last bit."""
+    import numpy as np
+
+    import refml_fast
+    import refml_fast.neighbors as fast_neighbors
+
+    rng = np.random.default_rng(29)
+    X = np.round(rng.normal(size=(1500, 30)), 1)
+    y = rng.integers(0, 3, size=1500)
+    queries = np.round(rng.normal(size=(70, 30)), 1)
+    model = refml_fast.KNeighborsClassifier(n_neighbors=6, algorithm="brute").fit(X, y)
+    answers = []
+    for slots in (None, 1, 2, 7):
+        def run(parallel, serial, size, *args, slots=slots, **options):
+            if parallel is not fast_neighbors.nearest_kernel:
+                return serial(*args)
+            if slots is None:
+                return serial(*args)
+            return parallel(*args[:10], slots, *args[11:])
+        monkeypatch.setattr(fast_neighbors, "run_parallel", run)
+        answers.append([a.tolist() for a in model.kneighbors(queries)])
+    assert answers[1:] == [answers[0]] * 3
+    import refml
+
+    reference = refml.KNeighborsClassifier(n_neighbors=6).fit(X.tolist(), y.tolist())
+    assert answers[0] == [list(a) for a in reference.kneighbors(queries.tolist())]
