@@ -11,7 +11,10 @@ pairs, shrink the same points, stop at the same step and return the same alphas:
   of i, M and j make the same comparisons in the same index order as refml (ties to the
   lowest index), over the same active points (refml's shrinking, ``shrink``).
 - Rows of K come from the row cache (``_kernel_rows``), which cannot change a result.  A
-  step reads the two rows at the active points only.
+  step reads the two rows at the active points only; while points are shrunk away, from
+  copies compacted to the active points (``compact_row``), so that its passes read
+  contiguous values.  j's scores are computed in a pass without branches, then the first
+  smallest taken (``active_second_index``).  Linear SVC, 20,000 x 10: 1.58 -> 1.15 s.
 - The Newton step on the free multipliers (refml's ``newton_step``) is ``newton_step``
   here, its direction and length in ``_smo_newton``.
 """
@@ -25,6 +28,7 @@ from ._smo_newton import NEWTON_WORK, newton_direction, newton_length
 
 STATUS = {0: "converged", 1: "max_iter", 2: "unbounded"}
 TAU = 1e-12
+COMPACT_SLOTS = 64               # rows kept compacted at the active points
 
 
 @kernel(refcounts=False)
@@ -57,24 +61,53 @@ def active_scan(active, n_active, vc, upc, lowc):
 
 
 @kernel(refcounts=False)
-def active_second_index(i, m, cache, slot_i, diagonal_i, dc, vc, lowc, active, n_active):
+def active_second_index(m, rows, r, diagonal_i, dc, vc, lowc, active, n_active, scores):
     """j by WSS 2 over the active points (ascending), as refml's ``second_index``; row i
-    of K is in ``cache[slot_i]``."""
-    j = -1
+    of K is ``rows[r]`` at the active points, position k for the k-th (with every point
+    active, a row of the cache as it is).
+
+    Two passes instead of refml's one: every active point's score -(b^2)/a (+inf where refml
+    skips the point) into ``scores``, without a branch, so the loop vectorises; then the
+    first smallest score.  A skipped point's +inf never passes refml's test score < best
+    (best starts at +inf), and the scores compared are refml's floats, in refml's order:
+    the same j.  (One pass branched on each point, and on data in no order the branches
+    were mispredicted half of the time: 17 us against 3 for 3,246 points.)"""
+    for k in range(n_active):
+        b = m - vc[k]
+        a = diagonal_i + dc[k] - 2.0 * rows[r, k]
+        a = TAU if a <= 0.0 else a
+        score = -(b * b) / a
+        scores[k] = score if lowc[k] & (b > 0.0) else np.inf
+    best_k = -1
     best = np.inf
     for k in range(n_active):
-        if lowc[k]:
-            b = m - vc[k]
-            if b > 0.0:
-                t = active[k]
-                a = diagonal_i + dc[k] - 2.0 * cache[slot_i, t]
-                if a <= 0.0:
-                    a = TAU
-                score = -(b * b) / a
-                if score < best:
-                    j = t
-                    best = score
-    return j
+        if scores[k] < best:
+            best_k = k
+            best = scores[k]
+    return active[best_k] if best_k >= 0 else -1
+
+
+@kernel(refcounts=False)
+def compact_row(i, protect, slot, cache, active, n_active, rows, slot_of, owner, epochs,
+                epoch, clock):
+    """The slot of ``rows`` holding row i of K (``cache[slot]``) at the active points,
+    position k for the k-th: copied once per active set (``epoch``), so that the two
+    passes of every step read contiguous values, as LIBSVM's swapped rows are.  Slots are
+    reused first in, first out, never ``protect``."""
+    c = slot_of[i]
+    if c < 0:
+        c = clock[0]
+        if c == protect:
+            c = (c + 1) % rows.shape[0]
+        clock[0] = (c + 1) % rows.shape[0]
+        if owner[c] >= 0:
+            slot_of[owner[c]] = -1
+        owner[c], slot_of[i], epochs[c] = i, c, -1
+    if epochs[c] != epoch:
+        for k in range(n_active):
+            rows[c, k] = cache[slot, active[k]]
+        epochs[c] = epoch
+    return c
 
 
 @kernel
@@ -91,7 +124,8 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
     I_low flags, K_tt) are kept compacted, position k for the k-th active point (ascending,
     so every scan meets the points in refml's order), as LIBSVM swaps its active points to
     the front; the full arrays are brought up to date when every point is made active again
-    and at the end.  Only the two kernel rows are read through the index list.
+    and at the end.  The two kernel rows are compacted too, each once per active list
+    (``compact_row``: up to COMPACT_SLOTS copies, made again after every shrinking).
     """
     n = X.shape[0]
     slot_of = np.full(n, -1, dtype=np.int64)
@@ -114,6 +148,13 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
     vc, dc, position = np.empty(n), np.empty(n), np.empty(n, dtype=np.int64)
     upc, lowc = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
     compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
+    rows = np.empty((min(COMPACT_SLOTS, n), n))       # compacted rows (``compact_row``)
+    row_of = np.full(n, -1, dtype=np.int64)
+    row_owner = np.full(rows.shape[0], -1, dtype=np.int64)
+    row_epoch = np.full(rows.shape[0], -1, dtype=np.int64)
+    row_clock = np.zeros(1, dtype=np.int64)
+    scores = np.empty(n)
+    epoch = 0                                         # changes with the active list
     n_iter = 0
     while True:
         if n_iter > 0 and n_iter % period == 0:
@@ -127,6 +168,7 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
                 generation += 1                       # rows made for fewer points are stale
                 i, m, M = active_scan(active, n_active, vc, upc, lowc)
             n_active = shrink(active, n_active, vc, upc, lowc, dc, position, m, M)
+            epoch += 1
             newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc, lowc,
                         at_bound, active, n_active, position, cache, slot_of, owner, clock,
                         used, made, generation, NEWTON_WORK * period * n_active)
@@ -149,7 +191,15 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
         # Rows i and j of K are read as cache[slot_i] and cache[slot_j]: no views made.
         slot_i = fetch_row(i, -1, X, XT, code, gamma, degree, coef0, cache, slot_of,
                            owner, clock, used, made, generation, active, n_active)
-        j = active_second_index(i, m, cache, slot_i, diagonal[i], dc, vc, lowc, active, n_active)
+        r_i = -1
+        if n_active < n:
+            r_i = compact_row(i, -1, slot_i, cache, active, n_active, rows, row_of, row_owner,
+                              row_epoch, epoch, row_clock)
+            j = active_second_index(m, rows, r_i, diagonal[i], dc, vc, lowc, active,
+                                    n_active, scores)
+        else:                                         # position k is point k
+            j = active_second_index(m, cache, slot_i, diagonal[i], dc, vc, lowc, active,
+                                    n_active, scores)
         slot_j = fetch_row(j, i, X, XT, code, gamma, degree, coef0, cache, slot_of,
                            owner, clock, used, made, generation, active, n_active)
         was_i = alpha[i] == C
@@ -168,9 +218,10 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
             for t in range(n):
                 vc[t] = vc[t] - step * (cache[slot_i, t] - cache[slot_j, t])
         else:
+            r_j = compact_row(j, r_i, slot_j, cache, active, n_active, rows, row_of,
+                              row_owner, row_epoch, epoch, row_clock)
             for k in range(n_active):
-                t = active[k]
-                vc[k] = vc[k] - step * (cache[slot_i, t] - cache[slot_j, t])
+                vc[k] = vc[k] - step * (rows[r_i, k] - rows[r_j, k])
         if (alpha[i] == C) != was_i:
             move_at_bound(at_bound, cache, complete_row(i, X, XT, code, gamma, degree, coef0,
                                                         cache, slot_of, made), i, y, C, was_i)

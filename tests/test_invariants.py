@@ -122,13 +122,19 @@ def test_fast_smo_scans_keep_the_same_tie_rule():
     diagonal = np.ones(4)
     everyone = np.arange(4, dtype=np.int64)
     rows = np.array([[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.5]])   # row 0 of K, two ways
-    assert _smo.active_second_index(0, 1.0, rows, 0, 1.0, diagonal, vv, low2, everyone, 4) == 1
-    assert _smo.active_second_index(0, 1.0, rows, 1, 1.0, diagonal, vv, low2, everyone, 4) == 3
-    # Shrunk to the points 2 and 3 (compacted copies at positions 0, 1): indices come back
-    # as the points', ties still to the lowest.
+    # All points active: position k is point k.
+    assert _smo.active_second_index(1.0, rows, 0, 1.0, diagonal, vv, low2, everyone, 4,
+                                    np.empty(4)) == 1
+    assert _smo.active_second_index(1.0, rows, 1, 1.0, diagonal, vv, low2, everyone, 4,
+                                    np.empty(4)) == 3
+    # Shrunk to the points 2 and 3, the row compacted (row 0 of K at the points 2, 3 in
+    # positions 0, 1): indices come back as the points', ties still to the lowest.
     some = np.array([2, 3], dtype=np.int64)
-    assert _smo.active_second_index(0, 1.0, rows, 0, 1.0, diagonal[some], vv[some],
-                                    low2[some], some, 2) == 2
+    packed = np.array([[0.0, 0.0], [0.0, 0.5]])
+    assert _smo.active_second_index(1.0, packed, 0, 1.0, diagonal[some], vv[some],
+                                    low2[some], some, 2, np.empty(2)) == 2
+    assert _smo.active_second_index(1.0, packed, 1, 1.0, diagonal[some], vv[some],
+                                    low2[some], some, 2, np.empty(2)) == 3
     assert _smo.active_scan(some, 2, v[some], up[some], low[some]) == (2, 1.0, -1.0)
 
 

@@ -187,3 +187,38 @@ def test_newton_steps_keep_the_multipliers_feasible(monkeypatch, X, y, C, tol):
     assert abs(sum(model.dual_coef_)) <= 1e-12                 # dual_coef_ = alpha_s y_s
     assert all(0.0 < abs(c) <= C for c in model.dual_coef_)
     assert model.kkt_violation_ <= tol
+
+
+@pytest.mark.fast
+def test_compacted_rows_are_the_cached_rows_at_the_active_points():
+    """``compact_row`` copies row i of K (a cache slot) to the active points' positions,
+    once per active list (epoch); slots are reused first in, first out, never the
+    protected one, and an evicted point's copy is made again when asked for."""
+    import numpy as np
+
+    from refml_fast import _smo
+
+    cache = np.arange(40.0).reshape(4, 10)            # row s of "K" in slot s
+    active = np.array([1, 4, 5, 9], dtype=np.int64)
+    rows = np.full((2, 10), np.nan)
+    slot_of = np.full(10, -1, dtype=np.int64)
+    owner = np.full(2, -1, dtype=np.int64)
+    epochs = np.full(2, -1, dtype=np.int64)
+    clock = np.zeros(1, dtype=np.int64)
+
+    def compact(i, protect, slot, epoch, n_active=4):
+        return _smo.compact_row(i, protect, slot, cache, active, n_active, rows, slot_of,
+                                owner, epochs, epoch, clock)
+
+    a = compact(7, -1, 2, 0)
+    assert rows[a, :4].tolist() == [21.0, 24.0, 25.0, 29.0]
+    b = compact(3, a, 1, 0)
+    assert b != a and rows[b, :4].tolist() == [11.0, 14.0, 15.0, 19.0]
+    assert compact(7, -1, 2, 0) == a                    # kept
+    c = compact(8, -1, 3, 0)                            # the oldest slot, a's, reused
+    assert c == a and slot_of[7] == -1 and rows[c, :4].tolist() == [31.0, 34.0, 35.0, 39.0]
+    d = compact(6, b, 0, 0)                             # the next is b's, protected: skipped
+    assert d == c and slot_of[8] == -1 and slot_of[3] == b
+    assert rows[d, :4].tolist() == [1.0, 4.0, 5.0, 9.0]
+    active[:2] = [0, 2]                                 # a new active list: copied again
+    assert compact(3, -1, 1, 1, n_active=2) == b and rows[b, :2].tolist() == [10.0, 12.0]
