@@ -25,10 +25,9 @@ from ._config import kernel
 from ._gram import kernel_row
 from ._kernel_rows import complete_row, fetch_row
 from ._smo_newton import NEWTON_WORK, newton_direction, newton_length
+from ._smo_scans import COMPACT_SLOTS, active_scan, active_second_index, compact_row
 
 STATUS = {0: "converged", 1: "max_iter", 2: "unbounded"}
-TAU = 1e-12
-COMPACT_SLOTS = 64               # rows kept compacted at the active points
 
 
 @kernel(refcounts=False)
@@ -40,74 +39,6 @@ def set_flags(t, alpha, y, C, up, low):
     else:
         up[t] = alpha[t] > 0.0
         low[t] = alpha[t] < C
-
-
-@kernel(refcounts=False)
-def active_scan(active, n_active, vc, upc, lowc):
-    """(i, m, M) as ``violation_scan``, over the active points in ascending order, from
-    their compacted values (i returned as the point's index)."""
-    best = -1
-    m = -np.inf
-    M = np.inf
-    for k in range(n_active):
-        candidate = vc[k] if upc[k] else -np.inf
-        if candidate > m:
-            best = k
-            m = candidate
-        candidate = vc[k] if lowc[k] else np.inf
-        if candidate < M:
-            M = candidate
-    return (active[best] if best >= 0 else -1), m, M
-
-
-@kernel(refcounts=False)
-def active_second_index(m, rows, r, diagonal_i, dc, vc, lowc, active, n_active, scores):
-    """j by WSS 2 over the active points (ascending), as refml's ``second_index``; row i
-    of K is ``rows[r]`` at the active points, position k for the k-th (with every point
-    active, a row of the cache as it is).
-
-    Two passes instead of refml's one: every active point's score -(b^2)/a (+inf where refml
-    skips the point) into ``scores``, without a branch, so the loop vectorises; then the
-    first smallest score.  A skipped point's +inf never passes refml's test score < best
-    (best starts at +inf), and the scores compared are refml's floats, in refml's order:
-    the same j.  (One pass branched on each point, and on data in no order the branches
-    were mispredicted half of the time: 17 us against 3 for 3,246 points.)"""
-    for k in range(n_active):
-        b = m - vc[k]
-        a = diagonal_i + dc[k] - 2.0 * rows[r, k]
-        a = TAU if a <= 0.0 else a
-        score = -(b * b) / a
-        scores[k] = score if lowc[k] & (b > 0.0) else np.inf
-    best_k = -1
-    best = np.inf
-    for k in range(n_active):
-        if scores[k] < best:
-            best_k = k
-            best = scores[k]
-    return active[best_k] if best_k >= 0 else -1
-
-
-@kernel(refcounts=False)
-def compact_row(i, protect, slot, cache, active, n_active, rows, slot_of, owner, epochs,
-                epoch, clock):
-    """The slot of ``rows`` holding row i of K (``cache[slot]``) at the active points,
-    position k for the k-th: copied once per active set (``epoch``), so that the two
-    passes of every step read contiguous values, as LIBSVM's swapped rows are.  Slots are
-    reused first in, first out, never ``protect``."""
-    c = slot_of[i]
-    if c < 0:
-        c = clock[0]
-        if c == protect:
-            c = (c + 1) % rows.shape[0]
-        clock[0] = (c + 1) % rows.shape[0]
-        if owner[c] >= 0:
-            slot_of[owner[c]] = -1
-        owner[c], slot_of[i], epochs[c] = i, c, -1
-    if epochs[c] != epoch:
-        for k in range(n_active):
-            rows[c, k] = cache[slot, active[k]]
-        epochs[c] = epoch
-    return c
 
 
 @kernel
@@ -147,6 +78,7 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
         set_flags(t, alpha, y, C, up, low)
     vc, dc, position = np.empty(n), np.empty(n), np.empty(n, dtype=np.int64)
     upc, lowc = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
+    bits = vc.view(np.int64)                          # vc's memory as int64 (``active_scan``)
     compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
     rows = np.empty((min(COMPACT_SLOTS, n), n))       # compacted rows (``compact_row``)
     row_of = np.full(n, -1, dtype=np.int64)
@@ -158,7 +90,7 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
     n_iter = 0
     while True:
         if n_iter > 0 and n_iter % period == 0:
-            i, m, M = active_scan(active, n_active, vc, upc, lowc)
+            i, m, M = active_scan(active, n_active, vc, bits, upc, lowc)
             if not unshrunk and m - M <= 10.0 * tol:
                 unshrunk = True
                 expand(active, n_active, vc, v)
@@ -166,20 +98,20 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
                                    active, n_active, cache, slot_of, made)
                 compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
                 generation += 1                       # rows made for fewer points are stale
-                i, m, M = active_scan(active, n_active, vc, upc, lowc)
+                i, m, M = active_scan(active, n_active, vc, bits, upc, lowc)
             n_active = shrink(active, n_active, vc, upc, lowc, dc, position, m, M)
             epoch += 1
             newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc, lowc,
                         at_bound, active, n_active, position, cache, slot_of, owner, clock,
                         used, made, generation, NEWTON_WORK * period * n_active)
-        i, m, M = active_scan(active, n_active, vc, upc, lowc)
+        i, m, M = active_scan(active, n_active, vc, bits, upc, lowc)
         if m - M <= tol and n_active < n:             # converged on the active set: check all
             expand(active, n_active, vc, v)
             n_active = rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
                                n_active, cache, slot_of, made)
             compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
             generation += 1
-            i, m, M = active_scan(active, n_active, vc, upc, lowc)
+            i, m, M = active_scan(active, n_active, vc, bits, upc, lowc)
         if m - M <= tol:
             expand(active, n_active, vc, v)
             return n_iter, 0

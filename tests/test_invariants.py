@@ -115,7 +115,7 @@ def test_fast_smo_scans_keep_the_same_tie_rule():
     v = -y * np.array([-1.0] * 5)          # v = -y g, g = -1
     up, low = y > 0, y < 0                 # alpha = 0
     active = np.arange(5, dtype=np.int64)
-    assert _smo.active_scan(active, 5, v, up, low) == (1, 1.0, -1.0)
+    assert _smo.active_scan(active, 5, v, v.view(np.int64), up, low) == (1, 1.0, -1.0)
     yy = np.array([1.0, -1.0, -1.0, -1.0])
     vv = -yy * np.array([-1.0] * 4)
     low2 = yy < 0
@@ -135,7 +135,9 @@ def test_fast_smo_scans_keep_the_same_tie_rule():
                                     low2[some], some, 2, np.empty(2)) == 2
     assert _smo.active_second_index(1.0, packed, 1, 1.0, diagonal[some], vv[some],
                                     low2[some], some, 2, np.empty(2)) == 3
-    assert _smo.active_scan(some, 2, v[some], up[some], low[some]) == (2, 1.0, -1.0)
+    vs = v[some]
+    assert _smo.active_scan(some, 2, vs, vs.view(np.int64), up[some], low[some]) == (2, 1.0,
+                                                                              -1.0)
 
 
 # ----------------------------------------------------------------------------------------
@@ -204,3 +206,38 @@ def test_fast_logistic_hessians_match_the_closed_form(n_classes):
         H2 = np.zeros_like(expected)
         _logistic_hessian.hessian_binary(Xa, weights, True, 0.1, H2)
         assert np.allclose(H2, expected, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.fast
+def test_fast_smo_keyed_scan_is_refmls_maximal_violation():
+    """refml_fast's scan finds m and M as integer extremes of ordered keys, then the first
+    point at the maximum: on values with ties, zeros of both signs, infinities and NaN,
+    and every mix of I_up / I_low, its (i, m, M) are refml's, the sign of a zero included."""
+    import math
+
+    import numpy as np
+
+    from refml import _smo as reference
+    from refml_fast import _smo
+
+    rng = np.random.default_rng(5)
+    specials = [0.0, -0.0, math.inf, -math.inf, math.nan, -math.nan, 1.5, -1.5]
+    for trial in range(400):
+        n = int(rng.integers(1, 40))
+        v = np.round(rng.normal(size=n), 1) * (1 if trial % 3 else 0)
+        for k in np.flatnonzero(rng.random(n) < 0.3):
+            v[k] = specials[rng.integers(len(specials))] if trial % 5 else specials[
+                rng.integers(2)]
+        kind = rng.integers(0, 3, size=n)               # 0: I_up only, 1: I_low only, 2: both
+        C = 1.0
+        alpha = np.where(kind == 0, 0.0, np.where(kind == 1, C, 0.5))
+        y = np.ones(n)
+        gradient = -v                                   # v = -y G
+        i, m, M = reference.maximal_violation(list(range(n)), alpha.tolist(),
+                                              gradient.tolist(), y.tolist(), C)
+        vc = v.copy()
+        fast = _smo.active_scan(np.arange(n), n, vc, vc.view(np.int64), kind != 1, kind != 0)
+        assert fast[0] == i
+        for a, b in ((fast[1], m), (fast[2], M)):
+            assert (a == b and math.copysign(1, a) == math.copysign(1, b)) or (
+                math.isnan(a) and math.isnan(b)), (v, kind, fast, (i, m, M))
