@@ -85,7 +85,8 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
     row_owner = np.full(rows.shape[0], -1, dtype=np.int64)
     row_epoch = np.full(rows.shape[0], -1, dtype=np.int64)
     row_clock = np.zeros(1, dtype=np.int64)
-    scores = np.empty(n)
+    scores = np.empty(n)                              # j's scores (``active_second_index``)
+    score_bits = scores.view(np.int64)
     epoch = 0                                         # changes with the active list
     n_iter = 0
     while True:
@@ -128,10 +129,10 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
             r_i = compact_row(i, -1, slot_i, cache, active, n_active, rows, row_of, row_owner,
                               row_epoch, epoch, row_clock)
             j = active_second_index(m, rows, r_i, diagonal[i], dc, vc, lowc, active,
-                                    n_active, scores)
+                                    n_active, scores, score_bits)
         else:                                         # position k is point k
             j = active_second_index(m, cache, slot_i, diagonal[i], dc, vc, lowc, active,
-                                    n_active, scores)
+                                    n_active, scores, score_bits)
         slot_j = fetch_row(j, i, X, XT, code, gamma, degree, coef0, cache, slot_of,
                            owner, clock, used, made, generation, active, n_active)
         was_i = alpha[i] == C

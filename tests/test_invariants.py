@@ -122,19 +122,24 @@ def test_fast_smo_scans_keep_the_same_tie_rule():
     diagonal = np.ones(4)
     everyone = np.arange(4, dtype=np.int64)
     rows = np.array([[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.5]])   # row 0 of K, two ways
+
+    def scratch(n):
+        scores = np.empty(n)
+        return scores, scores.view(np.int64)
+
     # All points active: position k is point k.
     assert _smo.active_second_index(1.0, rows, 0, 1.0, diagonal, vv, low2, everyone, 4,
-                                    np.empty(4)) == 1
+                                    *scratch(4)) == 1
     assert _smo.active_second_index(1.0, rows, 1, 1.0, diagonal, vv, low2, everyone, 4,
-                                    np.empty(4)) == 3
+                                    *scratch(4)) == 3
     # Shrunk to the points 2 and 3, the row compacted (row 0 of K at the points 2, 3 in
     # positions 0, 1): indices come back as the points', ties still to the lowest.
     some = np.array([2, 3], dtype=np.int64)
     packed = np.array([[0.0, 0.0], [0.0, 0.5]])
     assert _smo.active_second_index(1.0, packed, 0, 1.0, diagonal[some], vv[some],
-                                    low2[some], some, 2, np.empty(2)) == 2
+                                    low2[some], some, 2, *scratch(2)) == 2
     assert _smo.active_second_index(1.0, packed, 1, 1.0, diagonal[some], vv[some],
-                                    low2[some], some, 2, np.empty(2)) == 3
+                                    low2[some], some, 2, *scratch(2)) == 3
     vs = v[some]
     assert _smo.active_scan(some, 2, vs, vs.view(np.int64), up[some], low[some]) == (2, 1.0,
                                                                               -1.0)
@@ -241,3 +246,41 @@ def test_fast_smo_keyed_scan_is_refmls_maximal_violation():
         for a, b in ((fast[1], m), (fast[2], M)):
             assert (a == b and math.copysign(1, a) == math.copysign(1, b)) or (
                 math.isnan(a) and math.isnan(b)), (v, kind, fast, (i, m, M))
+
+
+@pytest.mark.fast
+def test_fast_smo_keyed_second_index_is_refmls_second_index():
+    """refml_fast's j (branch-free scores, the smallest as an integer minimum of ordered
+    keys, then the first point with it) is refml's ``second_index`` on ties, kernel
+    values that make a <= 0 or NaN (the NaN of inf - inf has its sign bit set, and would
+    rank first), and gradients that leave no candidate."""
+    import math
+
+    import numpy as np
+
+    from refml import _smo as reference
+    from refml_fast import _smo
+
+    rng = np.random.default_rng(8)
+    for trial in range(400):
+        n = int(rng.integers(1, 30))
+        v = np.round(rng.normal(size=n), 1)
+        row = np.round(rng.normal(size=n), 1)
+        for k in np.flatnonzero(rng.random(n) < 0.15):
+            row[k] = [math.inf, -math.inf, math.nan, 5.0][rng.integers(4)]
+        diagonal = np.round(rng.random(n) + 0.5, 1)
+        for k in np.flatnonzero(rng.random(n) < 0.1):   # a = inf - inf: NaN
+            diagonal[k] = row[k] = math.inf
+        i = int(rng.integers(n))
+        m = float(np.round(rng.normal(), 1)) if trial % 4 else 1e-160
+        alpha = np.where(rng.random(n) < 0.6, 0.5, 0.0)     # I_low: alpha > 0 (y = +1)
+        y = np.ones(n)
+        expected = reference.second_index(list(range(n)), i, m, row.tolist(),
+                                          diagonal.tolist(), alpha.tolist(), (-v).tolist(),
+                                          y.tolist(), 1.0)
+        scores = np.empty(n)
+        rows = row.reshape(1, n).copy()
+        got = _smo.active_second_index(m, rows, 0, diagonal[i], diagonal, v.copy(),
+                                       alpha > 0.0, np.arange(n), n, scores,
+                                       scores.view(np.int64))
+        assert got == expected, (trial, v, row, m, got, expected)
