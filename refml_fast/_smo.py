@@ -25,7 +25,7 @@ from ._config import kernel
 from ._gram import kernel_row
 from ._kernel_rows import complete_row, fetch_row
 from ._smo_newton import NEWTON_WORK, newton_direction, newton_length
-from ._smo_scans import COMPACT_SLOTS, active_scan, active_second_index, compact_row
+from ._smo_scans import active_scan, active_second_index, compact_row, compact_slots
 
 STATUS = {0: "converged", 1: "max_iter", 2: "unbounded"}
 
@@ -56,7 +56,7 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
     so every scan meets the points in refml's order), as LIBSVM swaps its active points to
     the front; the full arrays are brought up to date when every point is made active again
     and at the end.  The two kernel rows are compacted too, each once per active list
-    (``compact_row``: up to COMPACT_SLOTS copies, made again after every shrinking).
+    (``compact_row``: ``compact_slots(n)`` copies, made again after every shrinking).
     """
     n = X.shape[0]
     slot_of = np.full(n, -1, dtype=np.int64)
@@ -80,7 +80,7 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
     upc, lowc = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
     bits = vc.view(np.int64)                          # vc's memory as int64 (``active_scan``)
     compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
-    rows = np.empty((min(COMPACT_SLOTS, n), n))       # compacted rows (``compact_row``)
+    rows = np.empty((compact_slots(n), n))            # compacted rows (``compact_row``)
     row_of = np.full(n, -1, dtype=np.int64)
     row_owner = np.full(rows.shape[0], -1, dtype=np.int64)
     row_epoch = np.full(rows.shape[0], -1, dtype=np.int64)

@@ -14,7 +14,8 @@ import numpy as np
 from ._config import kernel
 
 TAU = 1e-12
-COMPACT_SLOTS = 64               # rows kept compacted at the active points
+COMPACT_SLOTS = 64               # rows kept compacted at the active points, at most
+COMPACT_BYTES = 16 * 2 ** 20     # and in at most this memory (at least two rows)
 MAGNITUDE = np.int64(0x7FFFFFFFFFFFFFFF)
 LOWEST, HIGHEST = np.iinfo(np.int64).min, np.iinfo(np.int64).max
 
@@ -138,6 +139,13 @@ def active_second_index(m, rows, r, diagonal_i, dc, vc, lowc, active, n_active, 
                 best_k = k
                 best = scores[k]
     return active[best_k] if best_k >= 0 else -1
+
+
+@kernel(refcounts=False)
+def compact_slots(n):
+    """How many compacted rows of n values to keep: COMPACT_SLOTS, fewer for large n so
+    that they take at most COMPACT_BYTES (20,000 points: 64 rows, 10 MB; 1,000,000: 2)."""
+    return min(COMPACT_SLOTS, max(2, COMPACT_BYTES // (8 * n)))
 
 
 @kernel(refcounts=False)

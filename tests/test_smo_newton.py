@@ -193,7 +193,8 @@ def test_newton_steps_keep_the_multipliers_feasible(monkeypatch, X, y, C, tol):
 def test_compacted_rows_are_the_cached_rows_at_the_active_points():
     """``compact_row`` copies row i of K (a cache slot) to the active points' positions,
     once per active list (epoch); slots are reused first in, first out, never the
-    protected one, and an evicted point's copy is made again when asked for."""
+    protected one, and an evicted point's copy is made again when asked for; how many
+    copies are kept depends on the number of points."""
     import numpy as np
 
     from refml_fast import _smo
@@ -222,3 +223,5 @@ def test_compacted_rows_are_the_cached_rows_at_the_active_points():
     assert rows[d, :4].tolist() == [1.0, 4.0, 5.0, 9.0]
     active[:2] = [0, 2]                                 # a new active list: copied again
     assert compact(3, -1, 1, 1, n_active=2) == b and rows[b, :2].tolist() == [10.0, 12.0]
+    # At most 64 copies, in at most 16 MB (two at least): 10 MB at 20,000 points.
+    assert [_smo.compact_slots(n) for n in (2, 20_000, 100_000, 10 ** 7)] == [64, 64, 20, 2]
