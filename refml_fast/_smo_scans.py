@@ -87,9 +87,9 @@ def active_scan(active, n_active, vc, bits, upc, lowc):
 
 @kernel(refcounts=False)
 def scan_in_order(active, n_active, vc, upc, lowc):
-    """(i, m, M) as ``violation_scan``, over the active points in ascending order, from
-    their compacted values (i returned as the point's index): refml's comparisons, one
-    point after the other."""
+    """(i, m, M) as refml's ``maximal_violation``, over the active points in ascending
+    order, from their compacted values (i returned as the point's index): refml's
+    comparisons, one point after the other."""
     best = -1
     m = -np.inf
     M = np.inf

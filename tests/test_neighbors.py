@@ -398,6 +398,7 @@ def test_the_brute_search_claimed_on_any_number_of_slots_gives_the_serial_answer
     twin, give refml's neighbours and distances, to the last bit."""
     import numpy as np
 
+    import refml
     import refml_fast
     import refml_fast.neighbors as fast_neighbors
 
@@ -409,15 +410,11 @@ def test_the_brute_search_claimed_on_any_number_of_slots_gives_the_serial_answer
     answers = []
     for slots in (None, 1, 2, 7):
         def run(parallel, serial, size, *args, slots=slots, **options):
-            if parallel is not fast_neighbors.nearest_kernel:
+            if parallel is not fast_neighbors.nearest_kernel or slots is None:
                 return serial(*args)
-            if slots is None:
-                return serial(*args)
-            return parallel(*args[:10], slots, *args[11:])
+            return parallel(*args[:10], slots, *args[11:])      # args[10]: the slots
         monkeypatch.setattr(fast_neighbors, "run_parallel", run)
         answers.append([a.tolist() for a in model.kneighbors(queries)])
     assert answers[1:] == [answers[0]] * 3
-    import refml
-
     reference = refml.KNeighborsClassifier(n_neighbors=6).fit(X.tolist(), y.tolist())
     assert answers[0] == [list(a) for a in reference.kneighbors(queries.tolist())]
