@@ -65,6 +65,25 @@ def test_get_set_params_and_repr():
         model.set_params(nope=1)
 
 
+def test_parameter_names_are_each_classs_own_and_a_fresh_list():
+    """The names are read from ``__init__`` once per class: a subclass with another
+    ``__init__`` gets its own, the parent keeps its, and a caller may change the list it
+    got."""
+    class Wider(MajorityClassifier):
+        def __init__(self, *, offset=0, name="m", fail=False, extra=1):
+            super().__init__(offset=offset, name=name, fail=fail)
+            self.extra = extra
+
+    assert MajorityClassifier._param_names() == ["fail", "name", "offset"]
+    assert Wider._param_names() == ["extra", "fail", "name", "offset"]
+    assert MajorityClassifier._param_names() == ["fail", "name", "offset"]
+    names = Wider._param_names()
+    names.append("changed")
+    assert Wider._param_names() == ["extra", "fail", "name", "offset"]
+    assert Wider(extra=5).get_params() == {"extra": 5, "fail": False, "name": "m",
+                                           "offset": 0}
+
+
 def test_nested_params_and_clone():
     outer = Wrapper(inner=MajorityClassifier(offset=1), size=3)
     assert outer.get_params()["inner__offset"] == 1
