@@ -128,7 +128,7 @@ def active_second_index(m, rows, r, diagonal_i, dc, vc, lowc, active, n_active, 
     lowest = HIGHEST
     for k in range(n_active):
         lowest = min(lowest, ordered_key(score_bits[k]))
-    best_k = first_with_key(score_bits, lowc, n_active, lowest) if n_active > 0 else -1
+    best_k = first_with_key(score_bits, lowc, n_active, lowest)     # -1: no point
     if best_k < 0 or scores[best_k] == np.inf:
         return -1
     if scores[best_k] == 0.0 or scores[best_k] != scores[best_k]:
