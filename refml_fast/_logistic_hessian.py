@@ -2,10 +2,21 @@
 SUM_BLOCK samples, each from 0.0 in sample order, then the blocks in order), given the
 sample weights w_i = P_i1 (1 - P_i1) that ``_logistic_binary``'s objective leaves.
 
-Eight samples per pass over the matrix, two rows at a time, whole vectors of eight columns
-(``accumulate_hessian_rows``).  On threads either the blocks of samples (few features: each
-block's partial matrix is small) or the rows (many features) are shared out; each entry
-is still summed by one thread in refml's order, so every path gives the same floats.
+The sums of a block are kept in registers, a tile of four rows by 8, 16 or 24 columns at a
+time (``tile_24`` and its two narrower twins, over ``_lanes``): for sample after sample,
+entry [r, c] of the tile adds a_ir x~_ic, a_ir = w_i x~_ir, the same product and the same
+sum as refml's, in refml's order.  The samples come in runs of a few dozen, copied first
+with their intercept and their weighted copy (``pack``) so that a run stays in the core's
+first cache while every tile of the triangle reads it.  On threads either the blocks of
+samples (few features: each block's partial matrix is small) or the rows (many features)
+are shared out; each entry is still summed by one thread in refml's order, so every path
+gives the same floats.
+
+Tiles rather than two rows of the matrix loaded and stored again per eight samples (one
+core, best of 100): 50,000 x 5 0.34 -> 0.27 ms, 20,000 x 12 0.28 -> 0.18, 10,000 x 40
+0.54 -> 0.31, 3,000 x 100 0.65 -> 0.41, 10,000 x 200 7.0 -> 4.4, 2,000 x 500 7.2 -> 6.0.
+A tile of 4 x 24 reaches about 48 GMAC/s here (65 on data in the first cache); what it
+computes above the diagonal is a quarter of its work at p = 41.
 """
 
 import numba
@@ -13,88 +24,155 @@ import numpy as np
 from numba import prange
 
 from ._config import kernel, run_parallel
-from ._logistic_binary import BLOCK, SUM_BLOCK
+from ._lanes import LANES, load, splat, store
+from ._logistic_binary import SUM_BLOCK
+
+ROWS = 4                # rows of H per tile
+# Floats of x~ per run of samples (with the weighted copy, 48 KB: the first cache), but
+# at least 64 samples: shorter runs spent more on loading and storing the tiles than the
+# cache saved (2,000 x 500: 10.1 ms with runs of 6 samples, 5.9 with 64).
+RUN_FLOATS, RUN_SAMPLES = 3072, 64
+
+
+@kernel(refcounts=False)
+def tile_24(A, Xt, P, r, c, first, stop):
+    """P[r:r+4, c:c+24] += A[i, r:r+4]' Xt[i, c:c+24], i = first..stop-1 one after the other
+    (each entry: the product rounded, then the sum, as refml's ``row[jj] += a * x[jj]``)."""
+    s00, s01, s02 = load(P, r, c), load(P, r, c + 8), load(P, r, c + 16)
+    s10, s11, s12 = load(P, r + 1, c), load(P, r + 1, c + 8), load(P, r + 1, c + 16)
+    s20, s21, s22 = load(P, r + 2, c), load(P, r + 2, c + 8), load(P, r + 2, c + 16)
+    s30, s31, s32 = load(P, r + 3, c), load(P, r + 3, c + 8), load(P, r + 3, c + 16)
+    for i in range(first, stop):
+        x0, x1, x2 = load(Xt, i, c), load(Xt, i, c + 8), load(Xt, i, c + 16)
+        a = splat(A[i, r])
+        s00, s01, s02 = s00 + a * x0, s01 + a * x1, s02 + a * x2
+        a = splat(A[i, r + 1])
+        s10, s11, s12 = s10 + a * x0, s11 + a * x1, s12 + a * x2
+        a = splat(A[i, r + 2])
+        s20, s21, s22 = s20 + a * x0, s21 + a * x1, s22 + a * x2
+        a = splat(A[i, r + 3])
+        s30, s31, s32 = s30 + a * x0, s31 + a * x1, s32 + a * x2
+    store(P, r, c, s00), store(P, r, c + 8, s01), store(P, r, c + 16, s02)
+    store(P, r + 1, c, s10), store(P, r + 1, c + 8, s11), store(P, r + 1, c + 16, s12)
+    store(P, r + 2, c, s20), store(P, r + 2, c + 8, s21), store(P, r + 2, c + 16, s22)
+    store(P, r + 3, c, s30), store(P, r + 3, c + 8, s31), store(P, r + 3, c + 16, s32)
+
+
+@kernel(refcounts=False)
+def tile_16(A, Xt, P, r, c, first, stop):
+    """``tile_24`` for 16 columns."""
+    s00, s01 = load(P, r, c), load(P, r, c + 8)
+    s10, s11 = load(P, r + 1, c), load(P, r + 1, c + 8)
+    s20, s21 = load(P, r + 2, c), load(P, r + 2, c + 8)
+    s30, s31 = load(P, r + 3, c), load(P, r + 3, c + 8)
+    for i in range(first, stop):
+        x0, x1 = load(Xt, i, c), load(Xt, i, c + 8)
+        a = splat(A[i, r])
+        s00, s01 = s00 + a * x0, s01 + a * x1
+        a = splat(A[i, r + 1])
+        s10, s11 = s10 + a * x0, s11 + a * x1
+        a = splat(A[i, r + 2])
+        s20, s21 = s20 + a * x0, s21 + a * x1
+        a = splat(A[i, r + 3])
+        s30, s31 = s30 + a * x0, s31 + a * x1
+    store(P, r, c, s00), store(P, r, c + 8, s01)
+    store(P, r + 1, c, s10), store(P, r + 1, c + 8, s11)
+    store(P, r + 2, c, s20), store(P, r + 2, c + 8, s21)
+    store(P, r + 3, c, s30), store(P, r + 3, c + 8, s31)
+
+
+@kernel(refcounts=False)
+def tile_8(A, Xt, P, r, c, first, stop):
+    """``tile_24`` for 8 columns."""
+    s0, s1, s2, s3 = load(P, r, c), load(P, r + 1, c), load(P, r + 2, c), load(P, r + 3, c)
+    for i in range(first, stop):
+        x = load(Xt, i, c)
+        s0 = s0 + splat(A[i, r]) * x
+        s1 = s1 + splat(A[i, r + 1]) * x
+        s2 = s2 + splat(A[i, r + 2]) * x
+        s3 = s3 + splat(A[i, r + 3]) * x
+    store(P, r, c, s0), store(P, r + 1, c, s1), store(P, r + 2, c, s2), store(P, r + 3, c, s3)
 
 
 @kernel
-def eight_terms(total, a0, a1, a2, a3, a4, a5, a6, a7, x0, x1, x2, x3, x4, x5, x6, x7):
-    """(((total + a0 x0) + a1 x1) + ...) + a7 x7: eight samples' terms, one after the other."""
-    total = total + a0 * x0
-    total = total + a1 * x1
-    total = total + a2 * x2
-    total = total + a3 * x3
-    total = total + a4 * x4
-    total = total + a5 * x5
-    total = total + a6 * x6
-    return total + a7 * x7
+def scratch(run, width, d, fit_intercept):
+    """A and Xt for ``pack``: runs of ``run`` samples, ``width`` columns, already holding
+    what ``pack`` never writes (columns d.. of Xt: 1.0 for the intercept, then zeros; of
+    A: zeros, bar the intercept's w)."""
+    A, Xt = np.zeros((run, width)), np.zeros((run, width))
+    if fit_intercept:
+        for i in range(run):
+            Xt[i, d] = 1.0
+    return A, Xt
 
 
-@kernel
-def accumulate_hessian_rows(X, weights, fit_intercept, S, first, stop, start, end):
-    """Rows first..stop-1 of S += sum_i a_i x~_i' with a_ij = w_i x~_ij, i = start..end-1
-    in order (one block's Hessian before its division by n), w_i = P_i1 (1 - P_i1) given.
-
-    Eight samples per pass over S, two rows of S at a time (``first`` even): entry S[j, jj]
-    receives the eight samples' terms one after the other, as in refml.  Row j is updated
-    on columns 0..j+1 rounded up to a multiple of eight, whole vectors without a scalar
-    remainder; the entries above the diagonal that this touches are scratch, never read
-    (S has room for them, and for row p when p is odd; the rows of x are zero beyond p).
-    """
+@kernel(refcounts=False)
+def pack(X, weights, fit_intercept, start, stop, A, Xt):
+    """Rows 0..stop-start-1 of Xt and A: x~ and w x~ of samples start.. (from ``scratch``,
+    whose columns from d on hold the intercept's 1.0 and zeros: only w is written there)."""
     d = X.shape[1]
-    width = S.shape[1]
-    x = np.zeros((BLOCK, width))
-    i = start
-    while i + BLOCK <= end:
-        for b in range(BLOCK):
-            for j in range(d):
-                x[b, j] = X[i + b, j]
-            if fit_intercept:
-                x[b, d] = 1.0
-        w0, w1, w2, w3 = weights[i], weights[i + 1], weights[i + 2], weights[i + 3]
-        w4, w5, w6, w7 = weights[i + 4], weights[i + 5], weights[i + 6], weights[i + 7]
-        for j in range(first, stop, 2):
-            a0, b0 = w0 * x[0, j], w0 * x[0, j + 1]
-            a1, b1 = w1 * x[1, j], w1 * x[1, j + 1]
-            a2, b2 = w2 * x[2, j], w2 * x[2, j + 1]
-            a3, b3 = w3 * x[3, j], w3 * x[3, j + 1]
-            a4, b4 = w4 * x[4, j], w4 * x[4, j + 1]
-            a5, b5 = w5 * x[5, j], w5 * x[5, j + 1]
-            a6, b6 = w6 * x[6, j], w6 * x[6, j + 1]
-            a7, b7 = w7 * x[7, j], w7 * x[7, j + 1]
-            for jj in range((j + 2 + BLOCK - 1) // BLOCK * BLOCK):
-                x0, x1, x2, x3 = x[0, jj], x[1, jj], x[2, jj], x[3, jj]
-                x4, x5, x6, x7 = x[4, jj], x[5, jj], x[6, jj], x[7, jj]
-                S[j, jj] = eight_terms(S[j, jj], a0, a1, a2, a3, a4, a5, a6, a7,
-                                       x0, x1, x2, x3, x4, x5, x6, x7)
-                S[j + 1, jj] = eight_terms(S[j + 1, jj], b0, b1, b2, b3, b4, b5, b6, b7,
-                                           x0, x1, x2, x3, x4, x5, x6, x7)
-        i += BLOCK
-    while i < end:                                # the last (end - start) mod 8, one at a time
-        for j in range(d):
-            x[0, j] = X[i, j]
+    whole = d // LANES * LANES
+    for i in range(stop - start):
+        sample = start + i
+        w = weights[sample]
+        w_lanes = splat(w)
+        for j in range(0, whole, LANES):
+            x = load(X, sample, j)
+            store(Xt, i, j, x)
+            store(A, i, j, w_lanes * x)
+        for j in range(whole, d):
+            x = X[sample, j]
+            Xt[i, j] = x
+            A[i, j] = w * x
         if fit_intercept:
-            x[0, d] = 1.0
-        for j in range(first, stop):
-            a = weights[i] * x[0, j]
-            for jj in range(j + 1):
-                S[j, jj] += a * x[0, jj]
-        i += 1
+            A[i, d] = w
+
+
+@kernel(refcounts=False)
+def run_tiles(A, Xt, P, first_row, stop_row, p, n_run):
+    """Rows first_row..stop_row-1 of P (first_row a multiple of ROWS) += the run's terms,
+    on columns 0..min(r + ROWS, p) rounded up to eight for the tile of rows r..r+3; the
+    entries above the diagonal this touches, and the rows from p on, are scratch."""
+    for r in range(first_row, stop_row, ROWS):
+        chunks = (min(r + ROWS, p) + LANES - 1) // LANES
+        c = 0
+        while chunks >= 3:
+            tile_24(A, Xt, P, r, c, 0, n_run)
+            c += 3 * LANES
+            chunks -= 3
+        if chunks == 2:
+            tile_16(A, Xt, P, r, c, 0, n_run)
+        elif chunks == 1:
+            tile_8(A, Xt, P, r, c, 0, n_run)
 
 
 @kernel
-def block_rows(X, weights, fit_intercept, S, first, stop, partial):
-    """Rows first..stop-1 of S += each block's sums (``accumulate_hessian_rows`` from 0.0
-    into ``partial``), the blocks of SUM_BLOCK samples in order: refml's ``hessian``."""
+def block_rows(X, weights, fit_intercept, S, first_row, stop_row, P):
+    """Rows first_row..stop_row-1 of S += each block's sums (tiles from 0.0 in P), the blocks
+    of SUM_BLOCK samples in order: refml's ``hessian``."""
     n = X.shape[0]
+    width = P.shape[1]
+    A, Xt = scratch(max(RUN_SAMPLES, RUN_FLOATS // width), width, X.shape[1], fit_intercept)
     for start in range(0, n, SUM_BLOCK):
-        for r in range(first, min(stop + 1, S.shape[0])):   # + the scratch row p, p odd
-            for c in range(S.shape[1]):
-                partial[r, c] = 0.0
-        accumulate_hessian_rows(X, weights, fit_intercept, partial, first, stop, start,
-                                min(n, start + SUM_BLOCK))
-        for r in range(first, stop):
+        block_partial(X, weights, fit_intercept, start, min(n, start + SUM_BLOCK),
+                      first_row, stop_row, P, A, Xt)
+        for r in range(first_row, stop_row):
             for c in range(r + 1):
-                S[r, c] += partial[r, c]
+                S[r, c] += P[r, c]
+
+
+@kernel
+def block_partial(X, weights, fit_intercept, start, stop, first_row, stop_row, P, A, Xt):
+    """Rows first_row..stop_row-1 of P = the sums of samples start..stop-1 (from 0.0), in
+    runs of A.shape[0] samples."""
+    p = X.shape[1] + 1 if fit_intercept else X.shape[1]
+    for r in range(first_row, min(P.shape[0], (stop_row + ROWS - 1) // ROWS * ROWS)):
+        for c in range(P.shape[1]):
+            P[r, c] = 0.0
+    for begin in range(start, stop, A.shape[0]):
+        end = min(stop, begin + A.shape[0])
+        pack(X, weights, fit_intercept, begin, end, A, Xt)
+        run_tiles(A, Xt, P, first_row, stop_row, p, end - begin)
 
 
 @kernel
@@ -118,12 +196,11 @@ def hessian_by_blocks(X, weights, fit_intercept, S, partials, bounds):
     share out evenly."""
     n = X.shape[0]
     p = bounds[-1]
+    run = max(RUN_SAMPLES, RUN_FLOATS // S.shape[1])
     for b in prange(partials.shape[0]):
-        for r in range(S.shape[0]):
-            for c in range(S.shape[1]):
-                partials[b, r, c] = 0.0
-        accumulate_hessian_rows(X, weights, fit_intercept, partials[b], 0, p, b * SUM_BLOCK,
-                                min(n, (b + 1) * SUM_BLOCK))
+        A, Xt = scratch(run, S.shape[1], X.shape[1], fit_intercept)
+        block_partial(X, weights, fit_intercept, b * SUM_BLOCK, min(n, (b + 1) * SUM_BLOCK),
+                      0, p, partials[b], A, Xt)
     for b in range(partials.shape[0]):
         for r in range(p):
             for c in range(r + 1):
@@ -141,26 +218,29 @@ def finish_hessian(S, n, d, alpha, H):
             H[r, r] = H[r, r] + alpha
 
 
-# n p^2 (about PARALLEL_SECONDS on one core) from which threads share H.  At 1,000,000
-# rather than 2,000,000, 50,000 x 5 (0.33 ms serial) goes to the threads: its Newton fit
-# 6.9-7.1 -> 5.3-5.4 ms, 100,000 x 3 11.1-11.6 -> 8.8 ms on idle cores.
+# n p^2 from which threads share H.  At 1,000,000 rather than 2,000,000, 50,000 x 5 (0.33
+# ms serial) goes to the threads: its Newton fit 6.9-7.1 -> 5.3-5.4 ms, 100,000 x 3
+# 11.1-11.6 -> 8.8 ms on idle cores (measured before the tiles).
 PARALLEL_WORK = 1_000_000
-PARALLEL_SECONDS = 0.00018
+# Serial seconds of the tiles, about n (SAMPLE_SECONDS + p^2 ENTRY_SECONDS) (one core,
+# fitted to the shapes in the module's docstring), what ``run_parallel`` weighs against a
+# wait for a busy core.
+SAMPLE_SECONDS, ENTRY_SECONDS = 5e-9, 1.4e-11
 BLOCK_PARTIALS = 4_000_000  # floats of one partial Hessian per block, at most (32 MB)
 
 
 def row_bounds(p, parts):
-    """Even row boundaries 0 = b_0 <= ... <= b_parts = p that split the work into near-equal
-    parts: rows go in pairs (j, j + 1), and a pair costs about j + 2 columns, rounded up to
-    eight, per row."""
-    pair_cost = [2 * ((j + 2 + BLOCK - 1) // BLOCK * BLOCK) for j in range(0, p, 2)]
-    total = sum(pair_cost)
-    bounds, done, pair = [0], 0, 0
+    """Row boundaries 0 = b_0 <= ... <= b_parts = p, multiples of ROWS but the last, that
+    split the work into near-equal parts: the tile of rows r..r+3 costs about
+    min(r + ROWS, p) columns rounded up to eight."""
+    group_cost = [(min(r + ROWS, p) + LANES - 1) // LANES for r in range(0, p, ROWS)]
+    total = sum(group_cost)
+    bounds, done, group = [0], 0, 0
     for part in range(1, parts):
-        while pair < len(pair_cost) and done + pair_cost[pair] / 2 <= total * part / parts:
-            done += pair_cost[pair]
-            pair += 1
-        bounds.append(min(2 * pair, p))
+        while group < len(group_cost) and done + group_cost[group] / 2 <= total * part / parts:
+            done += group_cost[group]
+            group += 1
+        bounds.append(min(ROWS * group, p))
     bounds.append(p)
     return np.array(bounds, dtype=np.int64)
 
@@ -169,21 +249,23 @@ def hessian_binary(X, weights, fit_intercept, alpha, H):
     """``_logistic_kernels.hessian`` for K = 2 (same floats) into H (p x p, lower triangle;
     the caller zeroes it), given the sample weights w_i = P_i1 (1 - P_i1).  On threads,
     the blocks of samples are shared out when their partial sums fit in BLOCK_PARTIALS
-    floats and there are more blocks than rows pairs, else the rows."""
+    floats and there are more blocks than tiles of rows, else the rows.  The scratch
+    matrices are p + 1 wide, rounded up to eight: room for a tile's last columns and rows."""
     n, d = X.shape
     p = H.shape[0]
-    width = (p + 1 + BLOCK - 1) // BLOCK * BLOCK
+    width = (p + 1 + LANES - 1) // LANES * LANES
     S = np.zeros((width, width))
     threads = numba.get_num_threads()
     size = (threads > 1) * n * p * p / PARALLEL_WORK
+    unit_seconds = n * (SAMPLE_SECONDS + p * p * ENTRY_SECONDS) / max(size, 1.0)
     n_blocks = (n + SUM_BLOCK - 1) // SUM_BLOCK
-    by_blocks = n_blocks * width * width <= BLOCK_PARTIALS and n_blocks > (p + 1) // 2
+    by_blocks = n_blocks * width * width <= BLOCK_PARTIALS and n_blocks > (p + ROWS - 1) // ROWS
     if size >= 1 and by_blocks:
         run_parallel(hessian_by_blocks, hessian_serial, size, X, weights, fit_intercept, S,
                      np.empty((n_blocks, width, width)), row_bounds(p, 1),
-                     unit_seconds=PARALLEL_SECONDS)
+                     unit_seconds=unit_seconds)
     else:
         run_parallel(hessian_by_rows, hessian_serial, size, X, weights, fit_intercept, S,
                      np.empty((threads, width, width)), row_bounds(p, threads),
-                     unit_seconds=PARALLEL_SECONDS)
+                     unit_seconds=unit_seconds)
     finish_hessian(S, n, d, float(alpha), H)

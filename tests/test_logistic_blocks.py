@@ -44,6 +44,37 @@ def test_the_hessian_over_blocks_is_refmls_on_every_path(n, d, fit_intercept):
     assert all(H == reference for H in found)
 
 
+
+@pytest.mark.fast
+def test_every_tile_width_and_run_of_samples_gives_refmls_hessian():
+    """p from 1 to 27 with and without an intercept: tiles of 8, 16 and 24 columns, a last
+    tile of rows that runs past p, and more samples than one run of ``pack`` (a run that
+    ends mid-block); entries of very different sizes, so that a term added out of order or
+    a product fused with its sum changes the floats.  The oracle is refml's ``hessian``."""
+    import numpy as np
+
+    from refml import _logistic_solvers as solvers
+    from refml_fast import _logistic_binary as binary
+    from refml_fast import _logistic_hessian as hessian
+
+    rng = np.random.default_rng(27)
+    for p in range(1, 28):
+        for fit_intercept in (True, False):
+            d = p - fit_intercept
+            if d == 0:
+                continue
+            width = (p + 1 + 7) // 8 * 8
+            n = max(hessian.RUN_SAMPLES, hessian.RUN_FLOATS // width) + 3   # 2nd run: 3
+            X = rng.normal(size=(n, d)) * rng.choice([1e-3, 1.0, 1e3], size=d)
+            theta = rng.normal(size=p) * 1e-3
+            weights = np.empty(n)
+            binary.sample_weights_binary(X, theta, fit_intercept, weights)
+            H = np.zeros((p, p))
+            hessian.hessian_binary(X, weights, fit_intercept, 0.5, H)
+            reference = solvers.hessian(X.tolist(), theta.tolist(), 2, fit_intercept, 0.5)
+            assert H.tolist() == reference, (p, fit_intercept)
+
+
 @pytest.mark.fast
 def test_the_binary_objective_on_threads_gives_the_serial_floats(monkeypatch):
     """Blocks of SUM_BLOCK samples on every core, then their sums in order: the loss, the

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from tests.helpers import as_list
+from tests.helpers import as_list, compiled_and_plain
 
 # Two points at distance 1 from the query on either side: a distance tie, which the lower
 # training index wins (docs/design.md section 4) although its label is not the first class.
@@ -418,3 +418,17 @@ def test_the_brute_search_claimed_on_any_number_of_slots_gives_the_serial_answer
     assert answers[1:] == [answers[0]] * 3
     reference = refml.KNeighborsClassifier(n_neighbors=6).fit(X.tolist(), y.tolist())
     assert answers[0] == [list(a) for a in reference.kneighbors(queries.tolist())]
+
+
+@pytest.mark.fast
+def test_search_kernels_run_as_plain_python_with_the_same_result():
+    """NUMBA_DISABLE_JIT=1 runs the search kernels as Python (docs/style.md rule 8), the
+    brute-force search's claimed blocks included: the same neighbours as compiled."""
+    code = ("import numpy as np, refml_fast\n"
+            "rng = np.random.default_rng(3)\n"
+            "X = rng.normal(size=(120, 2)); y = (X[:, 0] > 0).astype(int)\n"
+            "for algorithm in ('brute', 'kd_tree'):\n"
+            "    m = refml_fast.KNeighborsClassifier(3, algorithm=algorithm).fit(X, y)\n"
+            "    print(m.predict(X[:40]).tolist(), m.kneighbors(X[:3])[1].tolist())\n")
+    compiled, plain = compiled_and_plain(code)
+    assert plain == compiled and compiled.count("\n") == 2

@@ -1,0 +1,57 @@
+"""refml_fast's eight-lane float64 values (``_lanes``): each lane's sum and product are the
+IEEE operations on that lane, as refml's scalar ``a + b`` and ``a * b`` are."""
+
+import pytest
+
+from tests.helpers import compiled_and_plain
+
+# Special values a lane must carry through untouched by its neighbours: signed zeros,
+# infinities, NaN, the smallest subnormal, the largest float, and numbers whose product
+# and sum round (a fused multiply-add would round once instead of twice).
+SPECIALS = [0.0, -0.0, float("inf"), -float("inf"), float("nan"), 5e-324, 1.7976931348623157e308,
+            0.1, 1.0 / 3.0, -2.5, 1e-300, 7.0]
+
+
+@pytest.mark.fast
+def test_lanes_add_and_multiply_as_scalars_do():
+    """s + a * x lane by lane, loaded from and stored to a row at any offset, equals the
+    scalar sum of the rounded product (NaN where the scalar is NaN)."""
+    import math
+    import random
+
+    import numpy as np
+    from numba import njit
+
+    from refml_fast._lanes import load, splat, store
+
+    @njit
+    def update(S, X, a, row, column):
+        store(S, row, column, load(S, row, column) + splat(a) * load(X, row, column))
+
+    rng = random.Random(8)
+    for _ in range(200):
+        S = np.array([[rng.choice(SPECIALS) * rng.choice([1.0, 3.0]) for _ in range(11)]
+                      for _ in range(3)])
+        X = np.array([[rng.choice(SPECIALS) for _ in range(11)] for _ in range(3)])
+        a, row, column = rng.choice(SPECIALS), rng.randrange(3), rng.randrange(4)
+        expected, x = S.tolist(), X.tolist()          # Python floats: IEEE doubles
+        for c in range(column, column + 8):
+            expected[row][c] = expected[row][c] + a * x[row][c]
+        update(S, X, a, row, column)
+        for got, want in zip(S.ravel().tolist(), np.array(expected).ravel().tolist()):
+            assert got == want or (math.isnan(got) and math.isnan(want))
+            if got == 0.0:
+                assert math.copysign(1.0, got) == math.copysign(1.0, want)
+
+
+@pytest.mark.fast
+def test_lanes_run_as_plain_python_with_the_same_result():
+    """NUMBA_DISABLE_JIT=1 (docs/style.md rule 8): numpy stands in for the lanes, and a
+    binary logistic fit whose Hessian uses them gives the compiled floats."""
+    code = ("import numpy as np, refml_fast\n"
+            "rng = np.random.default_rng(5)\n"
+            "X = rng.normal(size=(300, 19)); y = (X[:, 0] + rng.normal(size=300) > 0) * 1\n"
+            "m = refml_fast.LogisticRegression(solver='newton').fit(X, y)\n"
+            "print(m.n_iter_, m.coef_.tolist(), m.intercept_.tolist())\n")
+    compiled, plain = compiled_and_plain(code)
+    assert plain == compiled and compiled.count("\n") == 1
