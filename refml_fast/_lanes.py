@@ -1,25 +1,32 @@
-"""Eight float64 lanes as one value, for kernels that keep a tile of sums in registers.
+"""Eight float64 (or sixteen float32) lanes as one value, for kernels that keep a tile of
+sums in registers.
 
 Numba's loop vectoriser only vectorises an innermost loop, and it keeps a running sum in
 memory when that loop is over a matrix's columns: every pass over eight samples loads and
 stores the sums again (the binary Hessian reached 17 GMAC/s of the core's ~65 that way).
 A tile of sums that stays in registers across a loop over samples needs the vector as a
 value, which Numba's types lack, and its straight-line (SLP) vectoriser is off.  So this
-module gives Numba one: ``Lanes``, an LLVM ``<8 x double>``, with
+module gives Numba one: ``Lanes``, an LLVM ``<8 x double>`` (``<16 x float>`` for float32
+arrays and scalars), with
 
-- ``load(A, i, j)``: A[i, j:j + 8] (A two-dimensional, C-contiguous in its rows, j + 8 at
-  most its width: the caller's bound, since no index is checked or wrapped);
+- ``load(A, i, j)``: A[i, j:j + 8] (j + 16 for float32; A two-dimensional, C-contiguous in
+  its rows, the lanes inside its width: the caller's bound, since no index is checked or
+  wrapped);
 - ``store(A, i, j, v)``: A[i, j:j + 8] = v;
 - ``splat(x)``: x in every lane;
-- ``u + v`` and ``u * v``: lane by lane.
+- ``u + v`` and ``u * v``: lane by lane;
+- ``fused(u, v, w)``: u v + w with one rounding (LLVM's fma), float32 only: for the k-NN
+  screen, whose error bound holds for any rounding of its cross products, never for a
+  float compared with refml's.
 
 The arithmetic is LLVM's ``fadd`` and ``fmul`` without fast-math flags, so each lane is
 exactly the IEEE sum or product of its two lanes, the same float as refml's ``a + b`` and
 ``a * b`` (a product and a sum are never fused into one rounding).  A machine with narrower
 vectors (AVX2, SSE2) runs the same value as two or four registers, with the same results.
 
-Under ``NUMBA_DISABLE_JIT=1`` (docs/style.md rule 8) the four are plain numpy: eight-element
-arrays, whose ``+`` and ``*`` are the same IEEE operations lane by lane.
+Under ``NUMBA_DISABLE_JIT=1`` (docs/style.md rule 8) they are plain numpy: eight-element
+arrays, whose ``+`` and ``*`` are the same IEEE operations lane by lane (``fused`` there
+rounds twice, through float64: the screen's bound allows it).
 """
 
 import operator
@@ -31,58 +38,69 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, models, overload, register_model
 
-LANES = 8
-VECTOR = ir.VectorType(ir.DoubleType(), LANES)
+LANES, LANES32 = 8, 16
 
 
 class Lanes(types.Type):
-    """The Numba type of eight float64 lanes."""
+    """The Numba type of a vector of ``count`` lanes of ``dtype``."""
 
-    def __init__(self):
-        super().__init__(name="Lanes8")
+    def __init__(self, dtype, count):
+        self.dtype, self.count = dtype, count
+        super().__init__(name=f"Lanes({dtype}, {count})")
 
 
-lanes = Lanes()
+lanes, lanes32 = Lanes(types.float64, LANES), Lanes(types.float32, LANES32)
+LANES_OF = {types.float64: lanes, types.float32: lanes32}
+
+
+def vector_type(lanes_type):
+    element = ir.DoubleType() if lanes_type.dtype == types.float64 else ir.FloatType()
+    return ir.VectorType(element, lanes_type.count)
 
 
 @register_model(Lanes)
 class LanesModel(models.PrimitiveModel):
     def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, VECTOR)
+        super().__init__(dmm, fe_type, vector_type(fe_type))
 
 
 def vector_pointer(context, builder, array_type, array, i, j):
-    """A <8 x double>* to A[i, j] (no wraparound of negative indices, no bounds check)."""
+    """A pointer to the lanes from A[i, j] (no wraparound of negative indices, no bounds
+    check)."""
     view = context.make_array(array_type)(context, builder, array)
     pointer = cgutils.get_item_pointer(context, builder, array_type, view, [i, j],
                                        wraparound=False)
-    return builder.bitcast(pointer, VECTOR.as_pointer())
+    return builder.bitcast(pointer, vector_type(LANES_OF[array_type.dtype]).as_pointer())
 
 
-def matrix_of_floats(array):
-    return isinstance(array, types.Array) and array.ndim == 2 and array.dtype == types.float64
+def lanes_of_matrix(array):
+    """The lanes type of a two-dimensional float64 or float32 array, else None."""
+    if isinstance(array, types.Array) and array.ndim == 2:
+        return LANES_OF.get(array.dtype)
+    return None
 
 
 @intrinsic
 def load_lanes(typingctx, array, i, j):
-    if not matrix_of_floats(array):
+    result = lanes_of_matrix(array)
+    if result is None:
         return None
 
     def codegen(context, builder, signature, args):
         pointer = vector_pointer(context, builder, signature.args[0], args[0], args[1], args[2])
-        return builder.load(pointer, align=8)
+        return builder.load(pointer, align=4)
 
-    return lanes(array, i, j), codegen
+    return result(array, i, j), codegen
 
 
 @intrinsic
 def store_lanes(typingctx, array, i, j, value):
-    if not (matrix_of_floats(array) and value is lanes):
+    if lanes_of_matrix(array) is None or value != lanes_of_matrix(array):
         return None
 
     def codegen(context, builder, signature, args):
         pointer = vector_pointer(context, builder, signature.args[0], args[0], args[1], args[2])
-        builder.store(args[3], pointer, align=8)
+        builder.store(args[3], pointer, align=4)
         return context.get_dummy_value()
 
     return types.none(array, i, j, value), codegen
@@ -90,54 +108,76 @@ def store_lanes(typingctx, array, i, j, value):
 
 @intrinsic
 def splat_lanes(typingctx, x):
-    if not isinstance(x, types.Float):
+    result = LANES_OF.get(x)
+    if result is None:
         return None
 
     def codegen(context, builder, signature, args):
-        value = context.cast(builder, args[0], signature.args[0], types.float64)
-        first = builder.insert_element(ir.Constant(VECTOR, ir.Undefined), value,
+        vector = vector_type(result)
+        first = builder.insert_element(ir.Constant(vector, ir.Undefined), args[0],
                                        ir.Constant(ir.IntType(32), 0))
-        return builder.shuffle_vector(first, ir.Constant(VECTOR, ir.Undefined),
-                                      ir.Constant(ir.VectorType(ir.IntType(32), LANES),
-                                                  [0] * LANES))
+        return builder.shuffle_vector(first, ir.Constant(vector, ir.Undefined),
+                                      ir.Constant(ir.VectorType(ir.IntType(32), result.count),
+                                                  [0] * result.count))
 
-    return lanes(x), codegen
+    return result(x), codegen
 
 
 @intrinsic
 def add_lanes(typingctx, u, v):
-    if not (u is lanes and v is lanes):
+    if not (isinstance(u, Lanes) and u == v):
         return None
-    return lanes(u, v), lambda context, builder, signature, args: builder.fadd(*args)
+    return u(u, v), lambda context, builder, signature, args: builder.fadd(*args)
 
 
 @intrinsic
 def multiply_lanes(typingctx, u, v):
-    if not (u is lanes and v is lanes):
+    if not (isinstance(u, Lanes) and u == v):
         return None
-    return lanes(u, v), lambda context, builder, signature, args: builder.fmul(*args)
+    return u(u, v), lambda context, builder, signature, args: builder.fmul(*args)
+
+
+@intrinsic
+def fused_lanes(typingctx, u, v, w):
+    if not (u == lanes32 and v == lanes32 and w == lanes32):
+        return None
+
+    def codegen(context, builder, signature, args):
+        vector = vector_type(lanes32)
+        fma = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(vector, [vector] * 3), "llvm.fma.v16f32")
+        return builder.call(fma, args)
+
+    return lanes32(u, v, w), codegen
 
 
 @overload(operator.add)
 def lanes_plus(u, v):
-    if u is lanes and v is lanes:
+    if isinstance(u, Lanes) and u == v:
         return lambda u, v: add_lanes(u, v)
 
 
 @overload(operator.mul)
 def lanes_times(u, v):
-    if u is lanes and v is lanes:
+    if isinstance(u, Lanes) and u == v:
         return lambda u, v: multiply_lanes(u, v)
 
 
 if numba.config.DISABLE_JIT:
+    def width(dtype):
+        return LANES32 if dtype == np.float32 else LANES
+
     def load(A, i, j):
-        return A[i, j:j + LANES].copy()
+        return A[i, j:j + width(A.dtype)].copy()
 
     def store(A, i, j, value):
-        A[i, j:j + LANES] = value
+        A[i, j:j + value.shape[0]] = value
 
     def splat(x):
-        return np.full(LANES, x, dtype=np.float64)
+        dtype = np.float32 if isinstance(x, np.float32) else np.float64
+        return np.full(width(dtype), x, dtype=dtype)
+
+    def fused(u, v, w):
+        return (u.astype(np.float64) * v + w).astype(np.float32)
 else:
-    load, store, splat = load_lanes, store_lanes, splat_lanes
+    load, store, splat, fused = load_lanes, store_lanes, splat_lanes, fused_lanes

@@ -45,6 +45,38 @@ def test_lanes_add_and_multiply_as_scalars_do():
 
 
 @pytest.mark.fast
+def test_float32_lanes_fuse_within_one_rounding():
+    """Sixteen float32 lanes: ``fused`` (the k-NN screen's multiply-add) lands within one
+    float32 rounding of the exact u v + w (the product of two float32 is exact in float64,
+    and so is the sum here: magnitudes within 2^20 of each other), lane by lane, from any
+    offset of a row; lanes outside the sixteen are untouched."""
+    import numpy as np
+    from numba import njit
+
+    from refml_fast._lanes import fused, load, splat, store
+
+    @njit
+    def step(S, W, x, row, column):
+        store(S, row, column, fused(splat(x), load(W, row, column), load(S, row, column)))
+
+    rng = np.random.default_rng(16)
+    for _ in range(200):
+        S = rng.normal(size=(2, 40)).astype(np.float32)
+        W = (rng.normal(size=(2, 40)) * 8.0).astype(np.float32)
+        x, row, column = np.float32(rng.normal()), int(rng.integers(2)), int(rng.integers(25))
+        before = S.copy()
+        step(S, W, x, row, column)
+        exact = np.float64(x) * W[row].astype(np.float64) + before[row].astype(np.float64)
+        inside = np.zeros(40, dtype=bool)
+        inside[column:column + 16] = True
+        got = S[row].astype(np.float64)
+        assert np.all(np.abs(got - exact)[inside] <= np.spacing(np.abs(exact[inside]).astype(
+            np.float32)).astype(np.float64))
+        assert S[row][~inside].tolist() == before[row][~inside].tolist()
+        assert S[1 - row].tolist() == before[1 - row].tolist()
+
+
+@pytest.mark.fast
 def test_lanes_run_as_plain_python_with_the_same_result():
     """NUMBA_DISABLE_JIT=1 (docs/style.md rule 8): numpy stands in for the lanes, and a
     binary logistic fit whose Hessian uses them gives the compiled floats."""
