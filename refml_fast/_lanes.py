@@ -14,7 +14,12 @@ arrays and scalars), with
   wrapped);
 - ``store(A, i, j, v)``: A[i, j:j + 8] = v;
 - ``splat(x)``: x in every lane;
-- ``u + v`` and ``u * v``: lane by lane;
+- ``u + v``, ``u - v`` and ``u * v``: lane by lane;
+- ``lane(v, k)``: lane k as a scalar; ``lane_sum(v)``: the sum of the lanes in an order of
+  its own (halves added to halves), only for sums whose order does not matter (the k-NN
+  bound's norms), never for a float compared with refml's;
+- ``float32_values(v)``: each float64 lane rounded to float32 and back (exact to store in
+  a float32 array);
 - ``fused(u, v, w)``: u v + w with one rounding (LLVM's fma), float32 only: for the k-NN
   screen, whose error bound holds for any rounding of its cross products, never for a
   float compared with refml's.
@@ -51,6 +56,9 @@ class Lanes(types.Type):
 
 lanes, lanes32 = Lanes(types.float64, LANES), Lanes(types.float32, LANES32)
 LANES_OF = {types.float64: lanes, types.float32: lanes32}
+
+
+VECTOR_OF_DOUBLES = ir.VectorType(ir.DoubleType(), LANES)
 
 
 def vector_type(lanes_type):
@@ -138,6 +146,55 @@ def multiply_lanes(typingctx, u, v):
 
 
 @intrinsic
+def subtract_lanes(typingctx, u, v):
+    if not (isinstance(u, Lanes) and u == v):
+        return None
+    return u(u, v), lambda context, builder, signature, args: builder.fsub(*args)
+
+
+@intrinsic
+def lane_of(typingctx, v, k):
+    if not (isinstance(v, Lanes) and isinstance(k, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.extract_element(args[0], args[1])
+
+    return v.dtype(v, k), codegen
+
+
+@intrinsic
+def lane_total(typingctx, v):
+    if not isinstance(v, Lanes):
+        return None
+
+    def codegen(context, builder, signature, args):
+        value, count = args[0], signature.args[0].count
+        while count > 1:                       # the upper half added to the lower half
+            count //= 2
+            lower = builder.shuffle_vector(value, value, ir.Constant(
+                ir.VectorType(ir.IntType(32), count), list(range(count))))
+            upper = builder.shuffle_vector(value, value, ir.Constant(
+                ir.VectorType(ir.IntType(32), count), list(range(count, 2 * count))))
+            value = builder.fadd(lower, upper)
+        return builder.extract_element(value, ir.Constant(ir.IntType(32), 0))
+
+    return v.dtype(v), codegen
+
+
+@intrinsic
+def float32_lanes(typingctx, v):
+    if v != lanes:
+        return None
+
+    def codegen(context, builder, signature, args):
+        narrow = builder.fptrunc(args[0], ir.VectorType(ir.FloatType(), LANES))
+        return builder.fpext(narrow, VECTOR_OF_DOUBLES)
+
+    return lanes(v), codegen
+
+
+@intrinsic
 def fused_lanes(typingctx, u, v, w):
     if not (u == lanes32 and v == lanes32 and w == lanes32):
         return None
@@ -155,6 +212,12 @@ def fused_lanes(typingctx, u, v, w):
 def lanes_plus(u, v):
     if isinstance(u, Lanes) and u == v:
         return lambda u, v: add_lanes(u, v)
+
+
+@overload(operator.sub)
+def lanes_minus(u, v):
+    if isinstance(u, Lanes) and u == v:
+        return lambda u, v: subtract_lanes(u, v)
 
 
 @overload(operator.mul)
@@ -179,5 +242,17 @@ if numba.config.DISABLE_JIT:
 
     def fused(u, v, w):
         return (u.astype(np.float64) * v + w).astype(np.float32)
+
+    def lane(v, k):
+        return v[k]
+
+    def lane_sum(v):
+        while v.shape[0] > 1:
+            v = v[:v.shape[0] // 2] + v[v.shape[0] // 2:]
+        return v[0]
+
+    def float32_values(v):
+        return v.astype(np.float32).astype(np.float64)
 else:
     load, store, splat, fused = load_lanes, store_lanes, splat_lanes, fused_lanes
+    lane, lane_sum, float32_values = lane_of, lane_total, float32_lanes

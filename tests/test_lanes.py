@@ -77,6 +77,36 @@ def test_float32_lanes_fuse_within_one_rounding():
 
 
 @pytest.mark.fast
+def test_lanes_subtract_round_to_float32_and_add_up():
+    """u - v lane by lane as IEEE subtraction; ``float32_values`` as numpy's rounding to
+    float32; ``lane`` reads each lane; ``lane_sum`` adds the eight lanes (exactly here:
+    small integers, whose sums no order rounds)."""
+    import numpy as np
+    from numba import njit
+
+    from refml_fast._lanes import float32_values, lane, lane_sum, load
+
+    @njit
+    def parts(A, B):
+        difference = load(A, 0, 0) - load(B, 0, 0)
+        rounded = float32_values(difference)
+        lanes = [lane(rounded, k) for k in range(8)]
+        return ([lane(difference, k) for k in range(8)], lanes, lane_sum(load(B, 1, 0)))
+
+    rng = np.random.default_rng(32)
+    for _ in range(100):
+        A = rng.normal(size=(2, 8)) * 10.0 ** rng.integers(-40, 40, size=(2, 8))
+        B = rng.normal(size=(2, 8)) * 10.0 ** rng.integers(-40, 40, size=(2, 8))
+        B[1] = rng.integers(-1000, 1000, size=8)
+        difference, rounded, total = parts(A, B)
+        assert difference == (A[0] - B[0]).tolist()
+        with np.errstate(over="ignore"):        # beyond float32's range: infinities
+            expected = (A[0] - B[0]).astype(np.float32).astype(np.float64).tolist()
+        assert rounded == expected
+        assert total == float(sum(B[1].tolist()))
+
+
+@pytest.mark.fast
 def test_lanes_run_as_plain_python_with_the_same_result():
     """NUMBA_DISABLE_JIT=1 (docs/style.md rule 8): numpy stands in for the lanes, and a
     binary logistic fit whose Hessian uses them gives the compiled floats."""
