@@ -33,7 +33,7 @@ BLOCK = 8
 LOG_TWO = math.log(2.0)
 
 
-@kernel(inline=True)
+@kernel(inline=True, refcounts=False)
 def block_scores(X, i, theta, fit_intercept, z):
     """z[b] = theta'x~_{i+b} for b = 0..7, interleaved, each summed left to right."""
     d = X.shape[1]
@@ -62,7 +62,7 @@ def block_scores(X, i, theta, fit_intercept, z):
     z[4], z[5], z[6], z[7] = z4, z5, z6, z7
 
 
-@kernel(inline=True)
+@kernel(inline=True, refcounts=False)
 def row_score(X, i, theta, fit_intercept):
     d = X.shape[1]
     total = 0.0
@@ -73,7 +73,7 @@ def row_score(X, i, theta, fit_intercept):
     return total
 
 
-@kernel(inline=True)
+@kernel(inline=True, refcounts=False)
 def fill_scores(X, i, block, theta, fit_intercept, z):
     if block == BLOCK:
         block_scores(X, i, theta, fit_intercept, z)
@@ -107,7 +107,7 @@ def probability_and_log_normaliser(z):
     return e1 / total, m + math.log(total)
 
 
-@kernel(inline=True)
+@kernel(inline=True, refcounts=False)
 def sample_terms(z, block, u, logs):
     """The transcendental part of ``probability_and_log_normaliser`` for the ``block``
     scores z[0..block-1], each function over the whole block before the next:
@@ -125,8 +125,8 @@ def sample_terms(z, block, u, logs):
         logs[b] = LOG_TWO if z[b] == 0.0 else math.log(1.0 + u[b])
 
 
-@kernel
-def block_objective(X, codes, theta, fit_intercept, first, stop, gradient, weights):
+@kernel(refcounts=False)
+def block_objective(X, codes, theta, fit_intercept, first, stop, gradient, weights, scratch):
     """refml's ``block_sums`` for K = 2 over samples first..stop-1 (``first`` a multiple of
     eight): returns the loss sum and writes the gradient sums into ``gradient``, both from
     0.0 in sample order; also writes the Hessian's sample weights, weights[i] =
@@ -136,13 +136,15 @@ def block_objective(X, codes, theta, fit_intercept, first, stop, gradient, weigh
     P and log(1 + e^z) come from ``sample_terms``: with u = exp(-|z|), P = 1 / (1 + u) for
     z > 0 and u / (1 + u) otherwise, log(1 + e^z) = max(z, 0) + log(1 + u), the floats of
     ``probability_and_log_normaliser`` for every finite z (an infinite or NaN z takes that
-    function itself)."""
+    function itself).
+
+    ``scratch`` (4 x BLOCK, the caller's) holds the block's scores, exp(-|z|), logs and
+    residuals: with no array of its own the kernel compiles without reference counts,
+    which its inlined helpers otherwise took atomically for every eight samples (one core,
+    10,000 x 40: 0.187 -> 0.169 ms)."""
     d = X.shape[1]
     p = d + (1 if fit_intercept else 0)
-    z = np.empty(BLOCK)
-    u = np.empty(BLOCK)
-    logs = np.empty(BLOCK)
-    r = np.empty(BLOCK)
+    z, u, logs, r = scratch[0], scratch[1], scratch[2], scratch[3]
     for j in range(p):
         gradient[j] = 0.0
     data_loss = 0.0
@@ -192,9 +194,11 @@ def block_objective(X, codes, theta, fit_intercept, first, stop, gradient, weigh
 def blocks_serial(X, codes, theta, fit_intercept, losses, gradients, weights):
     """``block_objective`` for every block of SUM_BLOCK samples, one after the other."""
     n = X.shape[0]
+    scratch = np.empty((4, BLOCK))
     for b in range(losses.shape[0]):
         losses[b] = block_objective(X, codes, theta, fit_intercept, b * SUM_BLOCK,
-                                    min(n, (b + 1) * SUM_BLOCK), gradients[b], weights)
+                                    min(n, (b + 1) * SUM_BLOCK), gradients[b], weights,
+                                    scratch)
 
 
 # The twins are two functions, not one compiled twice: Numba's cache keys a kernel by its
@@ -207,7 +211,8 @@ def blocks_parallel(X, codes, theta, fit_intercept, losses, gradients, weights):
     n = X.shape[0]
     for b in prange(losses.shape[0]):
         losses[b] = block_objective(X, codes, theta, fit_intercept, b * SUM_BLOCK,
-                                    min(n, (b + 1) * SUM_BLOCK), gradients[b], weights)
+                                    min(n, (b + 1) * SUM_BLOCK), gradients[b], weights,
+                                    np.empty((4, BLOCK)))
 
 
 @kernel
