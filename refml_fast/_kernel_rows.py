@@ -8,6 +8,7 @@ points only.  Kernel values as in ``_gram``: the same floats as refml's.
 
 import math
 import mmap
+import threading
 
 import numpy as np
 
@@ -15,23 +16,59 @@ from ._config import kernel
 from ._gram import kernel_row
 
 CACHE_BYTES = 256 * 2 ** 20
+# A fit's cache mapping, handed back when the fit is done (``give_back``) for the next fit
+# to reuse.  Memory a process touches for the first time can be slow to come by: on this
+# project's virtual machine a first touch took 8 us a page when the host had to back it
+# (176 ns on memory just freed), so the 200 MiB that rbf 5,000 x 2 at spread 2 fills cost
+# its fit 411 instead of 126 ms, and long benchmark runs read 350 ms for it where it took
+# 160 alone.  A smaller cache touches less but computes rows again (64 MiB: linear 10,000 x
+# 20 overlapping 323 -> 463 ms; 128 MiB: linear 20,000 x 10 3.4 -> 4.1 s).  The spare's
+# pages are marked MADV_FREE: the kernel takes them back when it needs memory, and until
+# then they are counted in the process's resident size.
+_SPARE = []
+_SPARE_LOCK = threading.Lock()
+HUGE_FROM = 4 * 2 ** 20
 
 
 def row_cache(n):
     """The cache of rows of K: an uninitialised (slots, n) float64 array holding all n rows
     when they fit in CACHE_BYTES (else as many as fit, at least 2).  Large caches are mapped
-    on transparent huge pages where the system allows it: rows are written once each, and
-    first writes to fresh 4 KB pages cost a page fault each."""
+    on transparent huge pages where the system allows it (rows are written once each, and
+    first writes to fresh 4 KB pages cost a page fault each), in the spare mapping of an
+    earlier fit when it is large enough."""
     slots = max(2, min(n, CACHE_BYTES // (8 * n)))
     size = slots * n * 8
-    if size >= 4 * 2 ** 20 and hasattr(mmap, "MADV_HUGEPAGE"):
+    if size >= HUGE_FROM and hasattr(mmap, "MADV_HUGEPAGE"):
+        with _SPARE_LOCK:
+            buffer = _SPARE.pop() if _SPARE and len(_SPARE[0]) >= size else None
         try:
-            buffer = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-            buffer.madvise(mmap.MADV_HUGEPAGE)
-            return np.frombuffer(buffer, dtype=np.float64).reshape(slots, n)
+            if buffer is None:
+                buffer = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+                buffer.madvise(mmap.MADV_HUGEPAGE)
+            return np.frombuffer(buffer, dtype=np.float64, count=slots * n).reshape(slots, n)
         except (OSError, ValueError):
             pass
     return np.empty((slots, n))
+
+
+def give_back(cache):
+    """After a fit: the mapping under ``cache`` (if ``row_cache`` mapped it) becomes the
+    spare, its pages free for the kernel to take (MADV_FREE); the larger of it and the
+    current spare is kept."""
+    buffer = cache
+    while isinstance(buffer, np.ndarray):
+        buffer = buffer.base
+    if isinstance(buffer, memoryview):          # np.frombuffer's view of the mapping
+        buffer = buffer.obj
+    if not (isinstance(buffer, mmap.mmap) and hasattr(mmap, "MADV_FREE")):
+        return
+    try:
+        buffer.madvise(mmap.MADV_FREE)
+    except (OSError, ValueError):
+        return
+    with _SPARE_LOCK:
+        if not _SPARE or len(_SPARE[0]) < len(buffer):
+            _SPARE[:] = [buffer]
 
 
 @kernel(refcounts=False)

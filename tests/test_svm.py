@@ -442,3 +442,37 @@ def test_solver_kernels_run_as_plain_python_with_the_same_result():
             "          m.intercept_, m.predict(X[:40]).tolist())\n")
     compiled, plain = compiled_and_plain(code)
     assert plain == compiled and compiled.count("\n") == 3
+
+
+@pytest.mark.fast
+def test_a_fit_reuses_the_cache_mapping_an_earlier_fit_gave_back(monkeypatch):
+    """The row cache's mapping goes back to ``_kernel_rows`` after a fit and the next fit
+    that fits in it takes it (stale rows in it change nothing: the same multipliers as a
+    fit on a fresh cache); a larger fit maps its own, which then becomes the spare."""
+    import mmap
+
+    import numpy as np
+
+    import refml_fast
+    from refml_fast import _kernel_rows
+
+    if not hasattr(mmap, "MADV_FREE"):
+        pytest.skip("no MADV_FREE on this platform: no spare mapping is kept")
+    monkeypatch.setattr(_kernel_rows, "HUGE_FROM", 8 * 200 * 200)
+    monkeypatch.setattr(_kernel_rows, "_SPARE", [])
+    rng = np.random.default_rng(21)
+    X = rng.normal(size=(300, 4))
+    y = (X[:, 0] + 0.8 * rng.normal(size=300) > 0).astype(int)
+    first = refml_fast.SVC(kernel="rbf").fit(X[:250], y[:250])
+    spare = _kernel_rows._SPARE[0]
+    assert len(spare) >= 250 * 250 * 8
+    again = refml_fast.SVC(kernel="rbf").fit(X[:250], y[:250])
+    assert _kernel_rows._SPARE == [spare]            # taken, then given back
+    assert again.dual_coef_.tolist() == first.dual_coef_.tolist()
+    smaller = refml_fast.SVC(kernel="poly").fit(X[:210], y[:210])
+    assert _kernel_rows._SPARE == [spare]
+    monkeypatch.setattr(_kernel_rows, "_SPARE", [])  # the same fit on a fresh mapping
+    fresh = refml_fast.SVC(kernel="poly").fit(X[:210], y[:210])
+    assert fresh.dual_coef_.tolist() == smaller.dual_coef_.tolist()
+    larger = refml_fast.SVC(kernel="rbf").fit(X, y)
+    assert len(_kernel_rows._SPARE[0]) >= 300 * 300 * 8 and larger.n_iter_ > 0
