@@ -20,13 +20,10 @@ CACHE = os.environ.get("REFML_NUMBA_CACHE", "1") != "0"
 SOURCES_MARK = "refml_sources.sha256"
 
 
-def kernel(function=None, *, parallel=False, contract=False, refcounts=True, inline=False):
-    """``@kernel``: numba.njit with the project's options (strict math, cached).
-
-    ``contract=True`` lets a multiply and an add fuse into one fused multiply-add (one
-    rounding instead of two), and nothing else of fastmath.  Only for arithmetic whose
-    result is screened by an error bound that any order of operations satisfies (the
-    float32 cross products of the k-NN search), never for a value compared with refml's.
+def kernel(function=None, *, parallel=False, refcounts=True, inline=False):
+    """``@kernel``: numba.njit with the project's options (strict math, cached).  No
+    fast-math flag at all: the one place that fuses a multiply and an add, the k-NN
+    screen, says so with ``_lanes.fused``.
 
     ``refcounts=False`` compiles without Numba's reference counting (its ``_nrt=False``),
     for small helpers called in hot loops that only read and write the arrays they are
@@ -40,14 +37,16 @@ def kernel(function=None, *, parallel=False, contract=False, refcounts=True, inl
     ``inline="always"``).  Numba otherwise calls another kernel through its own calling
     convention, every array argument spelled out on the stack; for a helper called once per
     few samples that call cost more than its work (the binary logistic objective at d = 5:
-    16.5 -> 12.2 ns a sample).  The floats are unchanged.
+    16.5 -> 12.2 ns a sample).  The floats are unchanged.  An inlined helper's arrays are
+    still counted in a caller that counts references, atomically, wherever Numba cannot
+    pair the updates: a caller that runs such helpers in its hot loop is compiled with
+    ``refcounts=False`` as well (the k-NN fit's ``centre_rows``: 16.2 -> 5.2 ms).
     """
     def decorate(f):
-        math_flags = {"contract"} if contract else False
         options = {} if refcounts else {"_nrt": False}
         if inline:
             options["inline"] = "always"
-        return numba.njit(cache=CACHE, fastmath=math_flags, parallel=parallel, nogil=True,
+        return numba.njit(cache=CACHE, fastmath=False, parallel=parallel, nogil=True,
                           **options)(f)
     return decorate(function) if function is not None else decorate
 

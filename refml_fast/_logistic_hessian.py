@@ -5,9 +5,9 @@ sample weights w_i = P_i1 (1 - P_i1) that ``_logistic_binary``'s objective leave
 The sums of a block are kept in registers, a tile of four rows by 8, 16 or 24 columns at a
 time (``tile_24`` and its two narrower twins, over ``_lanes``): for sample after sample,
 entry [r, c] of the tile adds a_ir x~_ic, a_ir = w_i x~_ir, the same product and the same
-sum as refml's, in refml's order.  The samples come in runs of a few dozen, copied first
-with their intercept and their weighted copy (``pack``) so that a run stays in the core's
-first cache while every tile of the triangle reads it.  On threads either the blocks of
+sum as refml's, in refml's order.  The samples come in runs (48 KB, at least 64 samples),
+copied first with their intercept and their weighted copy (``pack``) so that a run stays
+in the core's first cache, or close to it, while every tile of the triangle reads it.  On threads either the blocks of
 samples (few features: each block's partial matrix is small) or the rows (many features)
 are shared out; each entry is still summed by one thread in refml's order, so every path
 gives the same floats.
