@@ -35,6 +35,8 @@ AUTO_DIMENSIONS = 6   # algorithm="auto" builds the tree up to this many feature
                       # the float32 brute force wins from about 8 features on)
 ROUNDOFF = 2.0 ** -53
 PARALLEL_QUERIES = 1024  # queries from which they are shared among cores (a few ms of work)
+PARALLEL_BUILD = 50_000  # rows from which the tree's subtrees grow on the threads
+TOP_LEVELS = 2           # levels split before the subtrees go to the threads (four)
 START, END, LEFT, RIGHT = 0, 1, 2, 3
 
 
@@ -47,28 +49,99 @@ def search_method(algorithm, metric, n_features):
 
 
 def build(X):
-    """(nodes, lower, upper, order) of the tree over the rows of X."""
+    """(nodes, lower, upper, order) of the tree over the rows of X.
+
+    From PARALLEL_BUILD rows on, with threads, the top two levels are split here and the
+    four subtrees below them grown on the threads (``grow_subtrees``), each in its own range
+    of node slots; the ranges are then packed one after the other.  The tree is the same
+    whichever path grows it (the same splits of the same segments of ``order``), only its
+    nodes are numbered differently, and a query's answer never depends on the numbering."""
     n, d = X.shape
-    capacity = 2 * max(1, -(-n // (LEAF // 2))) + 1
-    nodes = np.empty((capacity, 4), dtype=np.int64)
-    lower = np.empty((capacity, d))
-    upper = np.empty((capacity, d))
     order = np.arange(n, dtype=np.int64)
-    n_nodes = build_kernel(X, order, nodes, lower, upper)
-    return nodes[:n_nodes].copy(), lower[:n_nodes].copy(), upper[:n_nodes].copy(), order
+    threads = numba.get_num_threads()
+    if n < PARALLEL_BUILD or threads < 2:
+        nodes, lower, upper = node_arrays(n, d)
+        n_nodes, _ = grow(X, order, nodes, lower, upper, 0, n, -1, np.empty(0, np.int64))
+        return nodes[:n_nodes].copy(), lower[:n_nodes].copy(), upper[:n_nodes].copy(), order
+    top, top_lower, top_upper = node_arrays(n, d)
+    frontier = np.empty(2 ** TOP_LEVELS, dtype=np.int64)
+    n_top, n_frontier = grow(X, order, top, top_lower, top_upper, 0, n, TOP_LEVELS, frontier)
+    frontier = frontier[:n_frontier]
+    sizes = top[frontier, END] - top[frontier, START]
+    capacities = np.array([node_capacity(size) for size in sizes], dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum(capacities)))
+    nodes, lower, upper = (np.empty((offsets[-1], 4), dtype=np.int64),
+                           np.empty((offsets[-1], d)), np.empty((offsets[-1], d)))
+    counts = np.empty(n_frontier, dtype=np.int64)
+    run_parallel(grow_subtrees_parallel, grow_subtrees_serial, n / PARALLEL_BUILD, X, order,
+                 top, frontier, offsets, nodes, lower, upper, counts)
+    return pack_subtrees(top[:n_top], top_lower[:n_top], top_upper[:n_top], frontier,
+                         offsets, counts, nodes, lower, upper) + (order,)
+
+
+def node_capacity(n):
+    return 2 * max(1, -(-n // (LEAF // 2))) + 1
+
+
+def node_arrays(n, d):
+    capacity = node_capacity(n)
+    return (np.empty((capacity, 4), dtype=np.int64), np.empty((capacity, d)),
+            np.empty((capacity, d)))
+
+
+def pack_subtrees(top, top_lower, top_upper, frontier, offsets, counts, nodes, lower, upper):
+    """One node array: the top levels, then each subtree's nodes (its root's slot left in
+    place, unreachable: the frontier node of the top takes the root's children)."""
+    parts, lowers, uppers = [top.copy()], [top_lower], [top_upper]
+    position = top.shape[0]
+    for f in range(frontier.shape[0]):
+        first, count = offsets[f], counts[f]
+        block = nodes[first:first + count].copy()
+        children = block[:, LEFT:RIGHT + 1]
+        block[:, LEFT:RIGHT + 1] = np.where(children >= 0, children + position, -1)
+        parts[0][frontier[f], LEFT:RIGHT + 1] = block[0, LEFT:RIGHT + 1]
+        parts.append(block)
+        lowers.append(lower[first:first + count])
+        uppers.append(upper[first:first + count])
+        position += count
+    return np.concatenate(parts), np.concatenate(lowers), np.concatenate(uppers)
+
+
+@kernel(parallel=True)
+def grow_subtrees_parallel(X, order, top, frontier, offsets, nodes, lower, upper, counts):
+    """Subtree f below frontier node f, in node slots offsets[f]..offsets[f+1] (numbered
+    from 0 there), on the threads."""
+    for f in numba.prange(frontier.shape[0]):
+        first, stop = offsets[f], offsets[f + 1]
+        counts[f], _ = grow(X, order, nodes[first:stop], lower[first:stop],
+                            upper[first:stop], top[frontier[f], START],
+                            top[frontier[f], END], -1, np.empty(0, np.int64))
 
 
 @kernel
-def build_kernel(X, order, nodes, lower, upper):
-    """Split nodes until they hold LEAF rows or fewer; returns the number of nodes."""
+def grow_subtrees_serial(X, order, top, frontier, offsets, nodes, lower, upper, counts):
+    """``grow_subtrees_parallel`` on the calling thread."""
+    for f in range(frontier.shape[0]):
+        first, stop = offsets[f], offsets[f + 1]
+        counts[f], _ = grow(X, order, nodes[first:stop], lower[first:stop],
+                            upper[first:stop], top[frontier[f], START],
+                            top[frontier[f], END], -1, np.empty(0, np.int64))
+
+
+@kernel
+def grow(X, order, nodes, lower, upper, start, end, levels, frontier):
+    """Split nodes from the segment [start, end) of ``order`` until they hold LEAF rows or
+    fewer; returns (the number of nodes, the number of frontier nodes).  With ``levels`` >= 0,
+    nodes that many levels below the root are left unsplit and listed in ``frontier``."""
     d = X.shape[1]
     stack = np.empty(128, dtype=np.int64)
-    nodes[0, START], nodes[0, END] = 0, X.shape[0]
-    stack[0] = 0
-    n_nodes, top = 1, 1
+    depth = np.empty(128, dtype=np.int64)
+    nodes[0, START], nodes[0, END] = start, end
+    stack[0], depth[0] = 0, 0
+    n_nodes, top, n_frontier = 1, 1, 0
     while top > 0:
         top -= 1
-        node = stack[top]
+        node, level = stack[top], depth[top]
         start, end = nodes[node, START], nodes[node, END]
         nodes[node, LEFT] = nodes[node, RIGHT] = -1
         widest, spread = 0, -1.0
@@ -83,15 +156,20 @@ def build_kernel(X, order, nodes, lower, upper):
                 widest, spread = j, high - low
         if end - start <= LEAF or not spread > 0.0:
             continue
+        if level == levels:
+            frontier[n_frontier] = node
+            n_frontier += 1
+            continue
         middle = (start + end) // 2
         select(X, order, widest, start, end, middle)
         nodes[node, LEFT], nodes[node, RIGHT] = n_nodes, n_nodes + 1
         nodes[n_nodes, START], nodes[n_nodes, END] = start, middle
         nodes[n_nodes + 1, START], nodes[n_nodes + 1, END] = middle, end
         stack[top], stack[top + 1] = n_nodes, n_nodes + 1
+        depth[top], depth[top + 1] = level + 1, level + 1
         top += 2
         n_nodes += 2
-    return n_nodes
+    return n_nodes, n_frontier
 
 
 @kernel(refcounts=False)

@@ -306,6 +306,51 @@ def test_the_kd_tree_on_threads_gives_the_brute_force_neighbours():
 
 
 @pytest.mark.fast
+@pytest.mark.parametrize("d", [1, 2, 3])
+def test_a_tree_grown_on_threads_is_a_valid_tree_with_the_same_answers(monkeypatch, d):
+    """The subtrees grown on the threads and packed after the top levels: every reachable
+    leaf holds at most LEAF rows (or rows all alike), the leaves' segments cover each row
+    once, every box holds its rows; and the neighbours (ties included: rounded coordinates,
+    duplicates) are the brute force's, as for the tree grown on one thread."""
+    import numpy as np
+
+    import refml_fast
+    from refml_fast import _config, _kdtree
+
+    monkeypatch.setattr(_kdtree, "PARALLEL_BUILD", 500)
+    monkeypatch.setattr(_config, "SURE_SECONDS", 0.0)     # launch whatever the size
+    rng = np.random.default_rng(40 + d)
+    X = np.round(rng.normal(size=(5000, d)), 1)
+    X[:300] = X[0]                                          # one heavy duplicate
+    y = rng.integers(0, 3, size=5000)
+    nodes, lower, upper, order = _kdtree.build(X)
+    seen, stack = np.zeros(5000, dtype=int), [0]
+    while stack:
+        node = stack.pop()
+        start, end, left, right = nodes[node]
+        rows = X[order[start:end]]
+        assert np.all(rows >= lower[node]) and np.all(rows <= upper[node])
+        if left < 0:
+            assert end - start <= _kdtree.LEAF or np.all(rows == rows[0])
+            seen[order[start:end]] += 1
+        else:
+            assert nodes[left][0] == start and nodes[right][1] == end
+            assert nodes[left][1] == nodes[right][0]
+            stack += [left, right]
+    assert seen.tolist() == [1] * 5000
+    queries = np.round(rng.normal(size=(700, d)), 1)
+    tree = refml_fast.KNeighborsClassifier(n_neighbors=7, algorithm="kd_tree").fit(X, y)
+    brute = refml_fast.KNeighborsClassifier(n_neighbors=7, algorithm="brute").fit(X, y)
+    assert [a.tolist() for a in tree.kneighbors(queries)] == [
+        b.tolist() for b in brute.kneighbors(queries)]
+    monkeypatch.setattr(_kdtree, "PARALLEL_BUILD", 10 ** 9)
+    serial = refml_fast.KNeighborsClassifier(n_neighbors=7, algorithm="kd_tree").fit(X, y)
+    assert _kdtree.build(X)[3].tolist() == order.tolist()   # the same splits, one thread
+    assert [a.tolist() for a in serial.kneighbors(queries)] == [
+        b.tolist() for b in tree.kneighbors(queries)]
+
+
+@pytest.mark.fast
 def test_many_neighbours_screened_give_the_kd_trees_answer():
     """k = 200 of 20,000 rows: the screen keeps about k (1 + ln(n / k)) ~ 1,100 candidates
     per query (more than the base capacity of 1,024) and must still give exactly the
