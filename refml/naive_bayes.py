@@ -124,9 +124,7 @@ class DensityClassifier(density.KernelSums, Classifier):
     """argmax_k log pi_k + log f_k(x); subclasses estimate the densities f_k."""
 
     def _fit(self, X, codes):
-        n, counts = len(codes), [0] * len(self.classes_)
-        for code in codes:
-            counts[code] += 1
+        n, counts = len(codes), self._class_counts(codes, len(self.classes_))
         self.class_count_ = counts
         self.class_prior_ = [count / n for count in counts]
         self.class_log_prior_ = [math.log(count / n) for count in counts]
@@ -161,6 +159,14 @@ class DensityClassifier(density.KernelSums, Classifier):
                 for j, sigma in enumerate(self._feature_std(rows))]
 
     # --- representation hooks (refml_fast: numpy) ---
+    @staticmethod
+    def _class_counts(codes, n_classes):
+        """n_k, the number of training rows of each class."""
+        counts = [0] * n_classes
+        for code in codes:
+            counts[code] += 1
+        return counts
+
     @staticmethod
     def _rows_of_class(X, codes, k):
         return [row for row, code in zip(X, codes) if code == k]
