@@ -112,20 +112,22 @@ def grow_subtrees_parallel(X, order, top, frontier, offsets, nodes, lower, upper
     """Subtree f below frontier node f, in node slots offsets[f]..offsets[f+1] (numbered
     from 0 there), on the threads."""
     for f in numba.prange(frontier.shape[0]):
-        first, stop = offsets[f], offsets[f + 1]
-        counts[f], _ = grow(X, order, nodes[first:stop], lower[first:stop],
-                            upper[first:stop], top[frontier[f], START],
-                            top[frontier[f], END], -1, np.empty(0, np.int64))
+        grow_subtree(X, order, top, frontier, offsets, nodes, lower, upper, counts, f)
 
 
 @kernel
 def grow_subtrees_serial(X, order, top, frontier, offsets, nodes, lower, upper, counts):
     """``grow_subtrees_parallel`` on the calling thread."""
     for f in range(frontier.shape[0]):
-        first, stop = offsets[f], offsets[f + 1]
-        counts[f], _ = grow(X, order, nodes[first:stop], lower[first:stop],
-                            upper[first:stop], top[frontier[f], START],
-                            top[frontier[f], END], -1, np.empty(0, np.int64))
+        grow_subtree(X, order, top, frontier, offsets, nodes, lower, upper, counts, f)
+
+
+@kernel
+def grow_subtree(X, order, top, frontier, offsets, nodes, lower, upper, counts, f):
+    first, stop = offsets[f], offsets[f + 1]
+    counts[f], _ = grow(X, order, nodes[first:stop], lower[first:stop], upper[first:stop],
+                        top[frontier[f], START], top[frontier[f], END], -1,
+                        np.empty(0, np.int64))
 
 
 @kernel

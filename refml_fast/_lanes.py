@@ -29,9 +29,9 @@ exactly the IEEE sum or product of its two lanes, the same float as refml's ``a 
 ``a * b`` (a product and a sum are never fused into one rounding).  A machine with narrower
 vectors (AVX2, SSE2) runs the same value as two or four registers, with the same results.
 
-Under ``NUMBA_DISABLE_JIT=1`` (docs/style.md rule 8) they are plain numpy: eight-element
-arrays, whose ``+`` and ``*`` are the same IEEE operations lane by lane (``fused`` there
-rounds twice, through float64: the screen's bound allows it).
+Under ``NUMBA_DISABLE_JIT=1`` (docs/style.md rule 8) they are plain numpy: arrays of eight
+(or sixteen) elements, whose ``+``, ``-`` and ``*`` are the same IEEE operations lane by
+lane (``fused`` there rounds twice, through float64: the screen's bound allows it).
 """
 
 import operator
