@@ -300,6 +300,14 @@ class Classifier(DataEstimator):
 
         return accuracy_score(y, self.predict(X))
 
+    @staticmethod
+    def _class_counts(codes, n_classes):
+        """n_k, the number of training rows of each class (refml_fast: a bincount)."""
+        counts = [0] * n_classes
+        for code in codes:
+            counts[code] += 1
+        return counts
+
     # --- helpers for binary algorithms (docs/design.md section 2) ---
     @staticmethod
     def signs_from_codes(codes):

@@ -160,14 +160,6 @@ class DensityClassifier(density.KernelSums, Classifier):
 
     # --- representation hooks (refml_fast: numpy) ---
     @staticmethod
-    def _class_counts(codes, n_classes):
-        """n_k, the number of training rows of each class."""
-        counts = [0] * n_classes
-        for code in codes:
-            counts[code] += 1
-        return counts
-
-    @staticmethod
     def _rows_of_class(X, codes, k):
         return [row for row, code in zip(X, codes) if code == k]
 

@@ -48,5 +48,11 @@ class FastMixin:
         return X.shape
 
     @staticmethod
+    def _class_counts(codes, n_classes):
+        """refml's n_k as Python ints from a bincount (refml's loop over 100,000 numpy codes
+        took 8 ms of GaussianNB's 14 ms fit and predict)."""
+        return np.bincount(np.asarray(codes, dtype=np.int64), minlength=n_classes).tolist()
+
+    @staticmethod
     def _as_weights(sample_weight, n_samples):
         return _arrays.as_sample_weight(sample_weight, n_samples)
