@@ -58,9 +58,6 @@ lanes, lanes32 = Lanes(types.float64, LANES), Lanes(types.float32, LANES32)
 LANES_OF = {types.float64: lanes, types.float32: lanes32}
 
 
-VECTOR_OF_DOUBLES = ir.VectorType(ir.DoubleType(), LANES)
-
-
 def vector_type(lanes_type):
     element = ir.DoubleType() if lanes_type.dtype == types.float64 else ir.FloatType()
     return ir.VectorType(element, lanes_type.count)
@@ -189,7 +186,7 @@ def float32_lanes(typingctx, v):
 
     def codegen(context, builder, signature, args):
         narrow = builder.fptrunc(args[0], ir.VectorType(ir.FloatType(), LANES))
-        return builder.fpext(narrow, VECTOR_OF_DOUBLES)
+        return builder.fpext(narrow, vector_type(lanes))
 
     return lanes(v), codegen
 

@@ -95,10 +95,11 @@ def tile_8(A, Xt, P, r, c, first, stop):
 
 
 @kernel
-def scratch(run, width, d, fit_intercept):
-    """A and Xt for ``pack``: runs of ``run`` samples, ``width`` columns, already holding
-    what ``pack`` never writes (columns d.. of Xt: 1.0 for the intercept, then zeros; of
-    A: zeros, bar the intercept's w)."""
+def scratch(width, d, fit_intercept):
+    """A and Xt for ``pack``: runs of RUN_FLOATS // width samples (at least RUN_SAMPLES),
+    ``width`` columns, already holding what ``pack`` never writes (columns d.. of Xt: 1.0
+    for the intercept, then zeros; of A: zeros, bar the intercept's w)."""
+    run = max(RUN_SAMPLES, RUN_FLOATS // width)
     A, Xt = np.zeros((run, width)), np.zeros((run, width))
     if fit_intercept:
         for i in range(run):
@@ -151,8 +152,7 @@ def block_rows(X, weights, fit_intercept, S, first_row, stop_row, P):
     """Rows first_row..stop_row-1 of S += each block's sums (tiles from 0.0 in P), the blocks
     of SUM_BLOCK samples in order: refml's ``hessian``."""
     n = X.shape[0]
-    width = P.shape[1]
-    A, Xt = scratch(max(RUN_SAMPLES, RUN_FLOATS // width), width, X.shape[1], fit_intercept)
+    A, Xt = scratch(P.shape[1], X.shape[1], fit_intercept)
     for start in range(0, n, SUM_BLOCK):
         block_partial(X, weights, fit_intercept, start, min(n, start + SUM_BLOCK),
                       first_row, stop_row, P, A, Xt)
@@ -196,9 +196,8 @@ def hessian_by_blocks(X, weights, fit_intercept, S, partials, bounds):
     share out evenly."""
     n = X.shape[0]
     p = bounds[-1]
-    run = max(RUN_SAMPLES, RUN_FLOATS // S.shape[1])
     for b in prange(partials.shape[0]):
-        A, Xt = scratch(run, S.shape[1], X.shape[1], fit_intercept)
+        A, Xt = scratch(S.shape[1], X.shape[1], fit_intercept)
         block_partial(X, weights, fit_intercept, b * SUM_BLOCK, min(n, (b + 1) * SUM_BLOCK),
                       0, p, partials[b], A, Xt)
     for b in range(partials.shape[0]):
