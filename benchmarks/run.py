@@ -2,9 +2,11 @@
 
     python -m benchmarks.run [NAME ...] [--repeat 5] [--scale 1.0] [--with-refml]
     python -m benchmarks.run --grid [CELL ...] [--repeat 3] [--scale 1.0]
+    python -m benchmarks.run --probe SEED [--cells 40]
 
 ``--grid`` runs the shape grid of ``benchmarks/grid.py`` instead of the workloads, with a
-scikit-learn-intelex column when it is installed.
+scikit-learn-intelex column when it is installed; ``--probe`` runs cells of random shapes
+drawn from a seed (``benchmarks/probe.py``) under the same rules.
 
 Each workload is a module in ``benchmarks/workloads`` defining ``WORKLOAD``, a dict:
 ``name``, ``description``, ``make_data(scale) -> data``, ``fast(data)`` and
@@ -74,8 +76,13 @@ def main(argv=None):
                         help="run the shape grid (benchmarks/grid.py) instead")
     parser.add_argument("--other", action="store_true",
                         help="with --grid: the second grid of 42 other shapes")
+    parser.add_argument("--probe", type=int, default=None, metavar="SEED",
+                        help="run cells of random shapes drawn from SEED (benchmarks/probe.py)")
+    parser.add_argument("--cells", type=int, default=40, help="with --probe: how many cells")
+    parser.add_argument("--no-intelex", action="store_true",
+                        help="with --grid or --probe: leave out the scikit-learn-intelex column")
     args = parser.parse_args(argv)
-    if args.grid:
+    if args.grid or args.probe is not None:
         args.repeat = args.repeat or 3
         return run_grid(args)
     args.repeat = args.repeat or 5
@@ -120,41 +127,50 @@ def run_grid(args):
     import refml_fast
     from benchmarks import grid
 
-    cells = {cell["name"]: cell for cell in (grid.other_cells() if args.other else grid.cells())}
+    if args.probe is not None:
+        from benchmarks import probe
+
+        chosen = probe.cells(args.probe, args.cells)
+    else:
+        chosen = grid.other_cells() if args.other else grid.cells()
+    cells = {cell["name"]: cell for cell in chosen}
     names = [name for name in cells if not args.names or any(
         part in name for part in args.names)]
     sides = {"sklearn": grid.sklearn_classes()}
     try:
         import sklearnex  # noqa: F401 (optional)
-        sides["sklearnex"] = grid.sklearn_classes(intelex=True)
+        if not args.no_intelex:
+            sides["sklearnex"] = grid.sklearn_classes(intelex=True)
     except ImportError:
         pass
-    header = f"{'cell':42s} {'refml_fast s':>12s} {'compile s':>9s} {'sklearn s':>9s} {'ratio':>6s}"
+    header = (f"{'cell':46s} {'refml_fast s':>12s} {'compile s':>9s} {'sklearn s':>9s} "
+              f"{'ratio':>6s}")
     if "sklearnex" in sides:
         header += f" {'intelex s':>9s} {'ratio':>6s}"
     header += f" {'agree':>6s}"
     print(header)
     print("-" * len(header))
-    worst = 0.0
+    worst, worst_name = 0.0, "-"
     for name in names:
         cell = cells[name]
         data = cell["make_data"](args.scale)
         first, fast_median, fast_result = measure(
             lambda data: cell["fast"](data, refml_fast), data, args.repeat)
-        line = f"{name:42s} {fast_median:12.4f} {max(0.0, first - fast_median):9.2f}"
+        line = f"{name:46s} {fast_median:12.4f} {max(0.0, first - fast_median):9.2f}"
         agree = None
         for side, classes in sides.items():
             _, median, result = measure(lambda data: cell["sklearn"](data, classes), data,
                                         args.repeat)
             line += f" {median:9.4f} {fast_median / median:6.2f}"
             if side == "sklearn":
-                worst = max(worst, fast_median / median)
+                if fast_median / median > worst:
+                    worst, worst_name = fast_median / median, name
                 agree = agreement(fast_result, result)
         print(line + f" {agree:6.3f}", flush=True)
-    print(f"\nworst ratio {worst:.2f}; ratio = refml_fast / scikit-learn (median of "
+    print(f"\nworst ratio {worst:.2f} ({worst_name}); ratio = refml_fast / scikit-learn (median of "
           f"{args.repeat} runs after a first call); {os.cpu_count()} cores, scikit-learn "
           f"{sklearn.__version__}" + ("" if "sklearnex" in sides else
-                                      "; scikit-learn-intelex not installed"))
+                                      "; scikit-learn-intelex not run"))
     return 0
 
 

@@ -20,6 +20,8 @@ arrays and scalars), with
   bound's norms), never for a float compared with refml's;
 - ``float32_values(v)``: each float64 lane rounded to float32 and back (exact to store in
   a float32 array);
+- ``store_rounded(A, i, j, v)``: A[i, j:j + 8] = v rounded to float32 (A float32), the
+  eight lanes in one store;
 - ``fused(u, v, w)``: u v + w with one rounding (LLVM's fma), float32 only: for the k-NN
   screen, whose error bound holds for any rounding of its cross products, never for a
   float compared with refml's.
@@ -192,6 +194,23 @@ def float32_lanes(typingctx, v):
 
 
 @intrinsic
+def store_rounded_lanes(typingctx, array, i, j, value):
+    if value != lanes or not (isinstance(array, types.Array) and array.ndim == 2
+                              and array.dtype == types.float32):
+        return None
+
+    def codegen(context, builder, signature, args):
+        narrow_type = ir.VectorType(ir.FloatType(), LANES)
+        pointer = builder.bitcast(
+            vector_pointer(context, builder, signature.args[0], args[0], args[1], args[2]),
+            narrow_type.as_pointer())
+        builder.store(builder.fptrunc(args[3], narrow_type), pointer, align=4)
+        return context.get_dummy_value()
+
+    return types.none(array, i, j, value), codegen
+
+
+@intrinsic
 def fused_lanes(typingctx, u, v, w):
     if not (u == lanes32 and v == lanes32 and w == lanes32):
         return None
@@ -250,6 +269,10 @@ if numba.config.DISABLE_JIT:
 
     def float32_values(v):
         return v.astype(np.float32).astype(np.float64)
+
+    def store_rounded(A, i, j, value):
+        A[i, j:j + value.shape[0]] = value.astype(np.float32)
 else:
     load, store, splat, fused = load_lanes, store_lanes, splat_lanes, fused_lanes
     lane, lane_sum, float32_values = lane_of, lane_total, float32_lanes
+    store_rounded = store_rounded_lanes

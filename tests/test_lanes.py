@@ -78,18 +78,20 @@ def test_float32_lanes_fuse_within_one_rounding():
 
 @pytest.mark.fast
 def test_lanes_subtract_round_to_float32_and_add_up():
-    """u - v lane by lane as IEEE subtraction; ``float32_values`` as numpy's rounding to
-    float32; ``lane`` reads each lane; ``lane_sum`` adds the eight lanes (exactly here:
+    """u - v lane by lane as IEEE subtraction; ``float32_values`` and ``store_rounded`` as
+    numpy's rounding to float32 (the store touches its eight entries only); ``lane`` reads
+    each lane; ``lane_sum`` adds the eight lanes (exactly here:
     small integers, whose sums no order rounds)."""
     import numpy as np
     from numba import njit
 
-    from refml_fast._lanes import float32_values, lane, lane_sum, load
+    from refml_fast._lanes import float32_values, lane, lane_sum, load, store_rounded
 
     @njit
-    def parts(A, B):
+    def parts(A, B, narrow):
         difference = load(A, 0, 0) - load(B, 0, 0)
         rounded = float32_values(difference)
+        store_rounded(narrow, 1, 3, difference)
         lanes = [lane(rounded, k) for k in range(8)]
         return ([lane(difference, k) for k in range(8)], lanes, lane_sum(load(B, 1, 0)))
 
@@ -98,11 +100,15 @@ def test_lanes_subtract_round_to_float32_and_add_up():
         A = rng.normal(size=(2, 8)) * 10.0 ** rng.integers(-40, 40, size=(2, 8))
         B = rng.normal(size=(2, 8)) * 10.0 ** rng.integers(-40, 40, size=(2, 8))
         B[1] = rng.integers(-1000, 1000, size=8)
-        difference, rounded, total = parts(A, B)
+        narrow = np.full((3, 16), 7.0, dtype=np.float32)
+        difference, rounded, total = parts(A, B, narrow)
         assert difference == (A[0] - B[0]).tolist()
         with np.errstate(over="ignore"):        # beyond float32's range: infinities
             expected = (A[0] - B[0]).astype(np.float32).astype(np.float64).tolist()
         assert rounded == expected
+        assert narrow[1, 3:11].astype(np.float64).tolist() == expected   # only these eight
+        assert (narrow[1, :3] == 7.0).all() and (narrow[1, 11:] == 7.0).all()
+        assert (narrow[[0, 2]] == 7.0).all()
         assert total == float(sum(B[1].tolist()))
 
 

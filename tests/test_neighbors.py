@@ -242,6 +242,59 @@ def test_many_features_match_refml_across_feature_slices(metric):
     assert indices.tolist() == expected_indices
     assert distances.tolist() == expected_distances
 
+def left_to_right_neighbours(X, queries, k):
+    """refml's Euclidean neighbours by numpy: Q as a cumulative sum from the left (each
+    partial sum rounded, as refml's loop does), then (Q, index) in increasing order."""
+    import numpy as np
+
+    distances, indices = [], []
+    for x in queries:
+        squared = np.cumsum((x - X) ** 2, axis=1)[:, -1]
+        order = np.lexsort((np.arange(X.shape[0]), squared))[:k]
+        distances.append(np.sqrt(squared[order]).tolist())
+        indices.append(order.tolist())
+    return distances, indices
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("kind", ["sphere", "offset", "scales", "near duplicates", "grid",
+                                  "tiny", "huge"])
+def test_the_euclidean_screen_keeps_refmls_neighbours_on_hard_data(kind):
+    """The Euclidean screen's bound (4 gamma_{d+8}) and the float64 narrowing keep exactly
+    refml's neighbours where distances crowd together: points on a sphere in up to 1,000
+    dimensions (all distances within a few percent), a large common offset, column scales
+    from 1e-8 to 1e8, near-duplicates, an integer grid (exact ties), coordinates near
+    float32's underflow and of 1e12.  With the bound cut to 1/200 of its size, the
+    near-duplicate case loses neighbours."""
+    import numpy as np
+
+    import refml_fast
+
+    rng = np.random.default_rng(sum(map(ord, kind)))
+    for d in (3, 40, 300, 1000):
+        n, q = int(rng.integers(300, 1200)), 20
+        X = rng.normal(size=(n + q, d))
+        if kind == "sphere":
+            X /= np.linalg.norm(X, axis=1, keepdims=True)
+        elif kind == "offset":
+            X = 1e6 + X * 1e-2
+        elif kind == "scales":
+            X *= 10.0 ** rng.uniform(-8, 8, size=d)
+        elif kind == "near duplicates":
+            X = X[rng.integers(0, 40, size=n + q)] + 1e-7 * rng.normal(size=(n + q, d))
+        elif kind == "grid":
+            X = rng.integers(0, 3, size=(n + q, d)).astype(float)
+        else:
+            X *= 1e-38 if kind == "tiny" else 1e12
+        k = int(rng.integers(1, 12))
+        fast = refml_fast.KNeighborsClassifier(n_neighbors=k, algorithm="brute").fit(
+            X[:n], np.arange(n) % 3)
+        distances, indices = fast.kneighbors(X[n:])
+        expected_distances, expected_indices = left_to_right_neighbours(X[:n], X[n:], k)
+        assert indices.tolist() == expected_indices
+        assert distances.tolist() == expected_distances
+
+
 @pytest.mark.fast
 @pytest.mark.parametrize("d", [1, 2, 3, 6])
 def test_the_kd_tree_finds_refmls_neighbours_exactly(d):
@@ -474,6 +527,9 @@ def test_search_kernels_run_as_plain_python_with_the_same_result():
             "X = rng.normal(size=(120, 2)); y = (X[:, 0] > 0).astype(int)\n"
             "for algorithm in ('brute', 'kd_tree'):\n"
             "    m = refml_fast.KNeighborsClassifier(3, algorithm=algorithm).fit(X, y)\n"
-            "    print(m.predict(X[:40]).tolist(), m.kneighbors(X[:3])[1].tolist())\n")
+            "    print(m.predict(X[:40]).tolist(), m.kneighbors(X[:3])[1].tolist())\n"
+            "X = rng.normal(size=(150, 21)); y = (X[:, 0] > 0).astype(int)\n"
+            "m = refml_fast.KNeighborsClassifier(6, algorithm='brute').fit(X, y)\n"
+            "print(m.predict(X[:30]).tolist(), m.kneighbors(X[:3])[0].tolist())\n")
     compiled, plain = compiled_and_plain(code)
-    assert plain == compiled and compiled.count("\n") == 2
+    assert plain == compiled and compiled.count("\n") == 3
