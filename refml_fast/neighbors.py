@@ -275,9 +275,9 @@ def centre_rows(X, center, scale, tiles, rows, centred_norms, norms, block, stag
     features at a time in lanes (``_lanes``), and added up across the lanes at the end.
     Each row is rounded right after its norm, while it is in the first cache.
     The tiles are filled sixteen rows at a time: the rows go into ``staging`` (16 x d
-    float32), and then each feature's sixteen values into one cache line of the tile.
-    Storing each row straight into its tile column touched d lines a row, which the first
-    cache could not hold (1,105 x 1,000 on one core: 1.55 -> 0.63 ms).  Compiled
+    float32, eight values a store), and then each feature's sixteen values into one cache
+    line of the tile, instead of d lines touched a row and a store a value (1,105 x 1,000
+    on one core: 1.55 -> 1.16 ms).  Compiled
     without reference counts: the inlined helpers' atomic counts took two thirds of the
     time (one core, 5,000 x 1,000: 16.2 -> 5.2 ms; the fit of that k-NN 11.6 -> 5.5 ms)."""
     n, d = X.shape
