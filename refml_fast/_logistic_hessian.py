@@ -24,7 +24,7 @@ import numpy as np
 from numba import prange
 
 from ._config import kernel, run_parallel
-from ._lanes import LANES, load, splat, store
+from ._lanes import LANES, line_aligned_zeros, load, splat, store
 from ._logistic_binary import SUM_BLOCK
 
 ROWS = 4                # rows of H per tile
@@ -100,7 +100,7 @@ def scratch(width, d, fit_intercept):
     ``width`` columns, already holding what ``pack`` never writes (columns d.. of Xt: 1.0
     for the intercept, then zeros; of A: zeros, bar the intercept's w)."""
     run = max(RUN_SAMPLES, RUN_FLOATS // width)
-    A, Xt = np.zeros((run, width)), np.zeros((run, width))
+    A, Xt = line_aligned_zeros(run, width), line_aligned_zeros(run, width)
     if fit_intercept:
         for i in range(run):
             Xt[i, d] = 1.0
