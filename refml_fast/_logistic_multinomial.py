@@ -3,10 +3,9 @@
 refml's ``_logistic_solvers.objective`` sums blocks of SUM_BLOCK samples (``block_sums``):
 in each, sample by sample, the loss term and residual_ik x~_ij added to every gradient
 entry, from 0.0; then the blocks' sums in order.  Here each block is one task for a thread,
-in two steps with refml's floats: each sample's loss term and residuals P_ik - 1{y_i = k}
-(``sample_terms``, scores of SUB samples at a time), then every gradient entry (k, j)
-summed over the block's samples in order, in one pass over the block of X for every class
-at once.  The blocks' sums are added in order on one thread (``add_blocks``).  The
+in runs of SUB samples with refml's floats: the scores (``run_scores``), each sample's loss
+term and residuals P_ik - 1{y_i = k} (``run_terms``), then every gradient entry (k, j)
+carried on over the run's samples in order (``run_gradient``), in lanes (``_lanes``).  The blocks' sums are added in order on one thread (``add_blocks``).  The
 one-thread twin computes the same values.
 """
 
@@ -16,74 +15,146 @@ from numba import prange
 from refml import _logistic_solvers as solvers
 
 from ._config import kernel, run_parallel
+from ._lanes import LANES, load, splat, store
 from ._logistic_kernels import add_blocks, probabilities_from_scores
 
 SUM_BLOCK = solvers.SUM_BLOCK
-SUB = 64
+SUB = 64                # samples a run: eight sets of lanes (``run_scores``)
 
 
-@kernel
-def sample_terms(X, codes, theta_t, n_free, fit_intercept, first, end, residuals):
-    """For samples first..end-1: the residuals (row i - first of ``residuals``); returns
-    the sum of their loss terms log(1 + sum_k e^{z_k}) - z_y, in sample order from 0.0.
+@kernel(refcounts=False)
+def pack_run(X, fit_intercept, start, m, rows, columns):
+    """Samples start..start+m-1 as ``rows`` (row s: x~ of sample start + s, then zeros up to
+    the width, a multiple of eight) and as ``columns`` (its transpose: x~_j of the SUB
+    samples in row j, zeros for s >= m)."""
+    d, width = X.shape[1], rows.shape[1]
+    for s in range(m):
+        for j in range(d):
+            rows[s, j] = X[start + s, j]
+        for j in range(d, width):
+            rows[s, j] = 0.0
+        if fit_intercept:
+            rows[s, d] = 1.0
+    for s in range(m, SUB):
+        for j in range(width):
+            rows[s, j] = 0.0
+    for j in range(width):
+        for s in range(SUB):
+            columns[j, s] = rows[s, j]
 
-    The scores come SUB samples at a time: the block of X is copied transposed (x~_j of
-    every sample in a row), so that z_k of all SUB samples grow together feature by feature
-    in one loop over the samples, which vectorises at full width.  ``theta_t`` is theta as a
-    p x (K-1) table.  Each z_k still adds its terms j = 0, 1, ... from 0.0, as
-    ``theta_scores`` does, so the floats are refml's."""
-    d = X.shape[1]
-    p = d + (1 if fit_intercept else 0)
-    block = np.empty((p, SUB))
-    Z = np.empty((n_free, SUB))
-    z = np.empty(n_free)
-    probabilities = np.empty(n_free + 1)
-    data_loss = 0.0
-    for start in range(first, end, SUB):
-        m = min(SUB, end - start)
-        for s in range(m):
-            for j in range(d):
-                block[j, s] = X[start + s, j]
-            if fit_intercept:
-                block[d, s] = 1.0
-        for k in range(n_free):
-            for s in range(m):
-                Z[k, s] = 0.0
+
+@kernel(refcounts=False)
+def run_scores(columns, theta_t, n_free, p, Z):
+    """Z[k, s] = sum_j theta_t[j, k] x~_sj, j = 0, 1, ... from 0.0, as ``theta_scores``
+    adds them (the floats are refml's): the SUB = 64 samples in eight sets of lanes, eight
+    independent sums whose additions overlap."""
+    for k in range(n_free):
+        z0, z1, z2, z3 = splat(0.0), splat(0.0), splat(0.0), splat(0.0)
+        z4, z5, z6, z7 = splat(0.0), splat(0.0), splat(0.0), splat(0.0)
         for j in range(p):
-            for k in range(n_free):
-                weight = theta_t[j, k]
-                for s in range(m):
-                    Z[k, s] += weight * block[j, s]
-        for s in range(m):
-            i = start + s
-            for k in range(n_free):
-                z[k] = Z[k, s]
-            log_normaliser = probabilities_from_scores(z, n_free, probabilities)
-            y = codes[i]
-            z_y = z[y - 1] if y > 0 else 0.0
-            data_loss += log_normaliser - z_y
-            for k in range(n_free):
-                residuals[i - first, k] = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
+            weight = splat(theta_t[j, k])
+            z0 = z0 + weight * load(columns, j, 0)
+            z1 = z1 + weight * load(columns, j, LANES)
+            z2 = z2 + weight * load(columns, j, 2 * LANES)
+            z3 = z3 + weight * load(columns, j, 3 * LANES)
+            z4 = z4 + weight * load(columns, j, 4 * LANES)
+            z5 = z5 + weight * load(columns, j, 5 * LANES)
+            z6 = z6 + weight * load(columns, j, 6 * LANES)
+            z7 = z7 + weight * load(columns, j, 7 * LANES)
+        store(Z, k, 0, z0), store(Z, k, LANES, z1)
+        store(Z, k, 2 * LANES, z2), store(Z, k, 3 * LANES, z3)
+        store(Z, k, 4 * LANES, z4), store(Z, k, 5 * LANES, z5)
+        store(Z, k, 6 * LANES, z6), store(Z, k, 7 * LANES, z7)
+
+
+@kernel(refcounts=False)
+def run_gradient(rows, residuals, m, sums):
+    """sums[k, j] += residual_sk x~_sj for the run's samples s = 0..m-1 in order: two
+    classes by 32 columns of sums stay in lanes while the samples pass (eight columns at
+    the end of a row)."""
+    width = rows.shape[1]
+    for k in range(0, sums.shape[0], 2):
+        j = 0
+        while j + 4 * LANES <= width:
+            gradient_tile_32(rows, residuals, m, sums, k, j)
+            j += 4 * LANES
+        while j < width:
+            a, b = load(sums, k, j), load(sums, k + 1, j)
+            for s in range(m):
+                x = load(rows, s, j)
+                a = a + splat(residuals[s, k]) * x
+                b = b + splat(residuals[s, k + 1]) * x
+            store(sums, k, j, a), store(sums, k + 1, j, b)
+            j += LANES
+
+
+@kernel(inline=True, refcounts=False)
+def gradient_tile_32(rows, residuals, m, sums, k, j):
+    """``run_gradient`` on classes k, k+1 and columns j..j+31: eight sets of lanes."""
+    a0, a1, a2, a3 = (load(sums, k, j), load(sums, k, j + LANES),
+                      load(sums, k, j + 2 * LANES), load(sums, k, j + 3 * LANES))
+    b0, b1, b2, b3 = (load(sums, k + 1, j), load(sums, k + 1, j + LANES),
+                      load(sums, k + 1, j + 2 * LANES), load(sums, k + 1, j + 3 * LANES))
+    for s in range(m):
+        x0, x1 = load(rows, s, j), load(rows, s, j + LANES)
+        x2, x3 = load(rows, s, j + 2 * LANES), load(rows, s, j + 3 * LANES)
+        r, q = splat(residuals[s, k]), splat(residuals[s, k + 1])
+        a0, a1, a2, a3 = a0 + r * x0, a1 + r * x1, a2 + r * x2, a3 + r * x3
+        b0, b1, b2, b3 = b0 + q * x0, b1 + q * x1, b2 + q * x2, b3 + q * x3
+    store(sums, k, j, a0), store(sums, k, j + LANES, a1)
+    store(sums, k, j + 2 * LANES, a2), store(sums, k, j + 3 * LANES, a3)
+    store(sums, k + 1, j, b0), store(sums, k + 1, j + LANES, b1)
+    store(sums, k + 1, j + 2 * LANES, b2), store(sums, k + 1, j + 3 * LANES, b3)
+
+
+@kernel(refcounts=False)
+def run_terms(codes, start, m, n_free, Z, z, probabilities, residuals, data_loss):
+    """The run's residuals P_ik - 1{y_i = k} (row s of ``residuals``); returns data_loss
+    plus its loss terms log(1 + sum_k e^{z_k}) - z_y, added one by one in sample order."""
+    for s in range(m):
+        for k in range(n_free):
+            z[k] = Z[k, s]
+        log_normaliser = probabilities_from_scores(z, n_free, probabilities)
+        y = codes[start + s]
+        z_y = z[y - 1] if y > 0 else 0.0
+        data_loss += log_normaliser - z_y
+        for k in range(n_free):
+            residuals[s, k] = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
     return data_loss
 
 
 @kernel
 def block_sums(X, codes, theta_t, n_free, fit_intercept, first, end, gradient):
     """refml's ``block_sums`` over samples first..end-1: returns the loss sum and writes
-    gradient[k p + j] = sum_i residual_ik x~_ij (i in order, from 0.0), every class k at
-    once in one pass over the block's rows."""
+    gradient[k p + j] = sum_i residual_ik x~_ij (i in order, from 0.0).
+
+    Runs of SUB samples: the run is copied as rows and as columns, padded with zeros to a
+    width of eight (``pack_run``); the scores of 32 samples grow in lanes feature by
+    feature, each z_k from 0.0 in feature order (``run_scores``); each sample's loss term
+    and residuals follow (``run_terms``); and the sums of two classes by 32 columns stay
+    in lanes while the run's samples pass (``run_gradient``), each entry still added in
+    sample order.  The padding's products are never read.  Against scores and sums
+    loaded and stored a sample at a time, one core, 2,499 x 85 with four classes: an
+    objective and gradient 0.39 -> 0.27 ms."""
     d = X.shape[1]
     p = d + (1 if fit_intercept else 0)
-    residuals = np.empty((end - first, n_free))
-    data_loss = sample_terms(X, codes, theta_t, n_free, fit_intercept, first, end, residuals)
-    sums = np.zeros((n_free, p))
-    for i in range(first, end):
-        for k in range(n_free):
-            residual = residuals[i - first, k]
-            for j in range(d):
-                sums[k, j] += residual * X[i, j]
-            if fit_intercept:
-                sums[k, d] += residual * 1.0
+    width = (p + LANES - 1) // LANES * LANES
+    rows = np.empty((SUB, width))
+    columns = np.empty((width, SUB))
+    Z = np.empty((n_free, SUB))
+    z = np.empty(n_free)
+    probabilities = np.empty(n_free + 1)
+    pairs = (n_free + 1) // 2 * 2
+    residuals = np.zeros((SUB, pairs))
+    sums = np.zeros((pairs, width))
+    data_loss = 0.0
+    for start in range(first, end, SUB):
+        m = min(SUB, end - start)
+        pack_run(X, fit_intercept, start, m, rows, columns)
+        run_scores(columns, theta_t, n_free, p, Z)
+        data_loss = run_terms(codes, start, m, n_free, Z, z, probabilities, residuals,
+                              data_loss)
+        run_gradient(rows, residuals, m, sums)
     for k in range(n_free):
         for j in range(p):
             gradient[k * p + j] = sums[k, j]

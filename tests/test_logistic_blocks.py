@@ -111,7 +111,9 @@ def test_the_binary_objective_on_threads_gives_the_serial_floats(monkeypatch):
 
 @pytest.mark.fast
 def test_the_multinomial_objective_on_threads_gives_refmls_floats(monkeypatch):
-    """K = 3 and 5 over several blocks of SUM_BLOCK samples: threads or not, refml's."""
+    """K = 3, 4, 5 and 6 over several blocks of SUM_BLOCK samples, with 2 to 37 features
+    (the lanes' tiles of 32 and 8 columns, their padding, an odd number of free classes):
+    threads or not, refml's."""
     import numpy as np
 
     from refml import _logistic_solvers as solvers
@@ -122,8 +124,9 @@ def test_the_multinomial_objective_on_threads_gives_refmls_floats(monkeypatch):
     monkeypatch.setattr(_config, "SURE_SECONDS", 0.0)
     rng = np.random.default_rng(12)
     n = 2 * multinomial.SUM_BLOCK + 37
-    for K, d, fit_intercept in [(3, 2, True), (5, 4, False)]:
-        X = rng.normal(size=(n, d)) * 2.0
+    for K, d, fit_intercept in [(3, 2, True), (5, 4, False), (4, 37, True), (6, 8, False),
+                                (3, 31, True)]:
+        X = rng.normal(size=(n, d)) * (2.0 if d < 8 else 0.4)
         codes = rng.integers(0, K, size=n).astype(np.int64)
         theta = rng.normal(size=(K - 1) * (d + fit_intercept))
         results = []
