@@ -24,7 +24,10 @@ arrays and scalars), with
   eight lanes in one store;
 - ``fused(u, v, w)``: u v + w with one rounding (LLVM's fma), float32 only: for the k-NN
   screen, whose error bound holds for any rounding of its cross products, never for a
-  float compared with refml's.
+  float compared with refml's;
+- ``line_aligned_zeros(rows, cols)``: a zeroed float64 matrix made inside a kernel that
+  starts on a 64-byte cache line, so that loads of lanes do not straddle two lines
+  (``_arrays.aligned_zeros`` is its twin for arrays made in Python).
 
 The arithmetic is LLVM's ``fadd`` and ``fmul`` without fast-math flags, so each lane is
 exactly the IEEE sum or product of its two lanes, the same float as refml's ``a + b`` and

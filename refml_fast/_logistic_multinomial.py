@@ -5,8 +5,9 @@ in each, sample by sample, the loss term and residual_ik x~_ij added to every gr
 entry, from 0.0; then the blocks' sums in order.  Here each block is one task for a thread,
 in runs of SUB samples with refml's floats: the scores (``run_scores``), each sample's loss
 term and residuals P_ik - 1{y_i = k} (``run_terms``), then every gradient entry (k, j)
-carried on over the run's samples in order (``run_gradient``), in lanes (``_lanes``).  The blocks' sums are added in order on one thread (``add_blocks``).  The
-one-thread twin computes the same values.
+carried on over the run's samples in order (``run_gradient``), in lanes (``_lanes``).
+The blocks' sums are added in order on one thread (``add_blocks``).  The one-thread twin
+computes the same values.
 """
 
 import numpy as np
