@@ -10,6 +10,8 @@ The blocks' sums are added in order on one thread (``add_blocks``).  The one-thr
 computes the same values.
 """
 
+import math
+
 import numpy as np
 from numba import prange
 
@@ -17,7 +19,7 @@ from refml import _logistic_solvers as solvers
 
 from ._config import kernel, run_parallel
 from ._lanes import LANES, load, splat, store
-from ._logistic_kernels import add_blocks, probabilities_from_scores
+from ._logistic_kernels import add_blocks
 
 SUM_BLOCK = solvers.SUM_BLOCK
 SUB = 64                # samples a run: eight sets of lanes (``run_scores``)
@@ -109,18 +111,42 @@ def gradient_tile_32(rows, residuals, m, sums, k, j):
 
 
 @kernel(refcounts=False)
-def run_terms(codes, start, m, n_free, Z, z, probabilities, residuals, data_loss):
+def run_terms(codes, start, m, n_free, Z, E, M, T, residuals, data_loss):
     """The run's residuals P_ik - 1{y_i = k} (row s of ``residuals``); returns data_loss
-    plus its loss terms log(1 + sum_k e^{z_k}) - z_y, added one by one in sample order."""
+    plus its loss terms log(1 + sum_k e^{z_k}) - z_y, added one by one in sample order.
+
+    ``probabilities_from_scores``'s steps for the whole run at once, each a loop over the
+    samples that vectorises (the largest score M, the exponents, the totals T summed over
+    the classes in order from 0.0, the divisions E / T), with the exponentials and
+    logarithms called back to back: the same operations on the same floats, without a
+    sample's short loops over the classes between the C library's calls (one core, an
+    objective of 21,532 x 2 with five classes: 1.33 -> 1.23 ms)."""
     for s in range(m):
-        for k in range(n_free):
-            z[k] = Z[k, s]
-        log_normaliser = probabilities_from_scores(z, n_free, probabilities)
+        M[s] = 0.0
+    for k in range(n_free):
+        for s in range(m):
+            if Z[k, s] > M[s]:
+                M[s] = Z[k, s]
+    for s in range(m):
+        E[0, s] = 1.0 if M[s] == 0.0 else math.exp(-M[s])
+    for k in range(n_free):
+        for s in range(m):
+            exponent = Z[k, s] - M[s]
+            E[k + 1, s] = 1.0 if exponent == 0.0 else math.exp(exponent)
+    for s in range(m):
+        T[s] = 0.0
+    for k in range(n_free + 1):
+        for s in range(m):
+            T[s] += E[k, s]
+    for k in range(n_free + 1):
+        for s in range(m):
+            E[k, s] = E[k, s] / T[s]
+    for s in range(m):
         y = codes[start + s]
-        z_y = z[y - 1] if y > 0 else 0.0
-        data_loss += log_normaliser - z_y
+        z_y = Z[y - 1, s] if y > 0 else 0.0
+        data_loss += (M[s] + math.log(T[s])) - z_y
         for k in range(n_free):
-            residuals[s, k] = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
+            residuals[s, k] = E[k + 1, s] - (1.0 if y == k + 1 else 0.0)
     return data_loss
 
 
@@ -143,8 +169,9 @@ def block_sums(X, codes, theta_t, n_free, fit_intercept, first, end, gradient):
     rows = np.empty((SUB, width))
     columns = np.empty((width, SUB))
     Z = np.empty((n_free, SUB))
-    z = np.empty(n_free)
-    probabilities = np.empty(n_free + 1)
+    E = np.empty((n_free + 1, SUB))
+    M = np.empty(SUB)
+    T = np.empty(SUB)
     pairs = (n_free + 1) // 2 * 2
     residuals = np.zeros((SUB, pairs))
     sums = np.zeros((pairs, width))
@@ -153,8 +180,7 @@ def block_sums(X, codes, theta_t, n_free, fit_intercept, first, end, gradient):
         m = min(SUB, end - start)
         pack_run(X, fit_intercept, start, m, rows, columns)
         run_scores(columns, theta_t, n_free, p, Z)
-        data_loss = run_terms(codes, start, m, n_free, Z, z, probabilities, residuals,
-                              data_loss)
+        data_loss = run_terms(codes, start, m, n_free, Z, E, M, T, residuals, data_loss)
         run_gradient(rows, residuals, m, sums)
     for k in range(n_free):
         for j in range(p):
