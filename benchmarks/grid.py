@@ -57,20 +57,21 @@ def scaled(n, scale, least=200):
     return max(least, int(n * scale))
 
 
-def knn_cell(n, d, k, queries, spread=1.0):
+def knn_cell(n, d, k, queries, spread=1.0, neighbors=5):
     def make(scale):
         return blobs(scaled(n, scale), d, k, spread, seed=d + k, queries=scaled(queries, scale,
                                                                                   50))
 
     def fast(data, lib):
-        return lib.KNeighborsClassifier(n_neighbors=5).fit(data["X"], data["y"]).predict(
-            data["X_query"])
+        model = lib.KNeighborsClassifier(n_neighbors=neighbors)
+        return model.fit(data["X"], data["y"]).predict(data["X_query"])
 
     def sklearn(data, lib):
-        return lib["KNeighborsClassifier"](n_neighbors=5).fit(data["X"], data["y"]).predict(
-            data["X_query"])
+        model = lib["KNeighborsClassifier"](n_neighbors=neighbors)
+        return model.fit(data["X"], data["y"]).predict(data["X_query"])
 
-    return cell(f"knn d={d} n={n:,} K={k}", make, fast, sklearn)
+    label = "" if neighbors == 5 else f" k={neighbors}"
+    return cell(f"knn d={d} n={n:,} K={k}{label}", make, fast, sklearn)
 
 
 def logistic_cell(n, d, k):
@@ -87,17 +88,17 @@ def logistic_cell(n, d, k):
     return cell(f"logistic {n:,} x {d} K={k}", make, fast, sklearn)
 
 
-def svc_cell(kernel, n, d, spread):
-    label = "separated" if spread < 1.0 else "overlapping"
+def svc_cell(kernel, n, d, spread, C=1.0):
+    label = ("separated" if spread < 1.0 else "overlapping") + ("" if C == 1.0 else f" C={C:g}")
 
     def make(scale):
         return blobs(scaled(n, scale), d, 2, spread, seed=n + d)
 
     def fast(data, lib):
-        return lib.SVC(kernel=kernel, C=1.0).fit(data["X"], data["y"]).predict(data["X"])
+        return lib.SVC(kernel=kernel, C=C).fit(data["X"], data["y"]).predict(data["X"])
 
     def sklearn(data, lib):
-        return lib["SVC"](kernel=kernel, C=1.0).fit(data["X"], data["y"]).predict(data["X"])
+        return lib["SVC"](kernel=kernel, C=C).fit(data["X"], data["y"]).predict(data["X"])
 
     return cell(f"svc {kernel} {label} n={n:,} d={d}", make, fast, sklearn)
 

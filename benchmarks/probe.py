@@ -5,7 +5,8 @@
 Each cell draws a family (k-NN, logistic regression, SVC, tree, forest, AdaBoost, LDA, QDA,
 Gaussian naive Bayes, perceptron) and then its shape: n, d, the number of classes K and the
 classes' spread, from ranges users meet (d from 1 to 1,000, K from 2 to 12, n from 500 to
-300,000, less where a family's cost grows fast with n).  The cells run as the grid's do
+300,000, less where a family's cost grows fast with n), and for k-NN and SVC the number of
+neighbours (1 to 50) and C (0.1 to 10).  The cells run as the grid's do
 (``benchmarks.run --grid``): one process, the same arrays for both sides, refml_fast first
 and then scikit-learn, so each cell's refml_fast call runs right after the previous cell's
 scikit-learn call, as it would in a user's script.  The same seed draws the same cells.
@@ -27,7 +28,7 @@ def knn(rng):
     d = rng.choice((1, 2, 2, 3, 4, 5, 8, 12, 20, 32, 64, 100, 256, 400, 784, 1000))
     n = log_uniform(rng, 1_000, 300_000 if d <= 8 else 50_000 if d <= 100 else 10_000)
     return grid.knn_cell(n, d, rng.randint(2, 10), max(200, n // rng.choice((2, 5, 10))),
-                         spread=rng.choice(SPREADS))
+                         spread=rng.choice(SPREADS), neighbors=rng.choice((1, 3, 5, 5, 15, 50)))
 
 
 def logistic(rng):
@@ -41,7 +42,7 @@ def svc(rng):
     spread = rng.choice(SPREADS)
     d = log_uniform(rng, 1, 100)
     n = log_uniform(rng, 1_000, 20_000 if spread < 1.0 or kernel == "rbf" else 8_000)
-    return grid.svc_cell(kernel, n, d, spread)
+    return grid.svc_cell(kernel, n, d, spread, C=rng.choice((0.1, 1.0, 1.0, 10.0)))
 
 
 def blob_family(rng, index):
