@@ -13,7 +13,8 @@ refml orders neighbours by the squared distance *as it computes it*,
 Q(x, z) = sum_j (x_j - z_j)^2 left to right (Mahalanobis: sum_j diff_j (sum_l P_jl diff_l),
 P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
 
-1. Approximate pass.  With the training mean m subtracted (x' = x - m, z' = z - m) and, for
+1. Approximate pass.  With m subtracted (x' = x - m, z' = z - m; m is the mean of at most
+   1,024 training rows spread over X: any m keeps the bound below) and, for
    Mahalanobis, the rows multiplied by R, the Cholesky factor of (P + P')/2 = R R'
    ("whitening"), the rows are rounded to float32 (x~, z~) and
    A(x, z) = ||x~||^2 + ||z~||^2 - 2 x~'z~, the norms in float64, the cross products in
@@ -122,11 +123,16 @@ from refml_fast.base import FastMixin
 FLOAT32_ROUNDOFF = 2.0 ** -24
 SCALE_LIMIT = 1e30              # float32 holds 3.4e38: products stay far below it
 CHUNK = 64 * TILE               # training rows per block when the tiles are prepared
+CENTRE_ROWS = 1024              # rows averaged for the centre m
 # Below these sizes a search runs on one core (a few milliseconds at most): a parallel
 # launch while another library's threads still spin on the cores (OpenBLAS's do for ~0.1 s
 # after each call) waits 4-8 ms for a time slice, more than the second core saves.
 PARALLEL_ENTRIES = 2_000_000    # entries of X centred and rounded by ``centre_rows``
-PARALLEL_PAIRS = 100_000_000    # queries x training rows x (features + 8) of a search
+# A search's serial time is about queries x training rows x (features + 32) x 0.03 ns (the
+# screen costs about 32 features' products a pair; one core: 500 x 2,502 at d = 64 with
+# k = 15 took 4.2 ms, 567 x 1,135 at d = 20 1.4 ms).  From 1.2 ms of it a search may use
+# both cores, when they are free (``run_parallel``); it had waited for 3 ms and more.
+PARALLEL_PAIRS, PAIRS_SECONDS = 40_000_000, 0.0012
 
 
 class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
@@ -154,7 +160,9 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
     def _prepare_search(self):
         """The training side of the approximate pass: the centred (and whitened) rows in
         float32, transposed; their squared norms widened by the error bound; S."""
-        self._center = self._fit_X.mean(axis=0)
+        # m only shifts the rows (any m keeps the bound); a mean of at most CENTRE_ROWS rows
+        # spread over X centres them as well as the mean of all (5,033 x 1,000: 1.4 ms).
+        self._center = self._fit_X[::max(1, self._fit_X.shape[0] // CENTRE_ROWS)].mean(axis=0)
         self._whitener, self._bound_scale = None, 1.0
         self._precision_array = np.zeros((1, 1))
         if self.metric == "mahalanobis":
@@ -238,10 +246,10 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
             exhaustive = ~(scale <= SCALE_LIMIT)
         metric = MAHALANOBIS if self.metric == "mahalanobis" else EUCLIDEAN
         run_parallel(nearest_kernel, nearest_serial,
-                     X.shape[0] * self._fit_X.shape[0] * (X.shape[1] + 8) / PARALLEL_PAIRS,
+                     X.shape[0] * self._fit_X.shape[0] * (X.shape[1] + 32) / PARALLEL_PAIRS,
                      T, self._fit_tiles, self._fit_upper, self._fit_lower, gap, exhaustive, X,
                      self._fit_X, self._precision_array, metric, numba.get_num_threads(),
-                     squared, indices)
+                     squared, indices, unit_seconds=PAIRS_SECONDS)
         return squared, indices
 
     def _vote_counts(self, indices):
