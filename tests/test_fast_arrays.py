@@ -312,3 +312,22 @@ def test_a_launch_far_slower_than_its_best_marks_the_cores_busy(monkeypatch):
     assert _config._BUSY_UNTIL[0] == 0.0
     _config.note_launch(kernel, 2.0, 0.0075)           # beyond it: busy for BUSY_FOR
     assert _config._BUSY_UNTIL[0] > time.perf_counter() + 0.5 * _config.BUSY_FOR
+
+
+@pytest.mark.fast
+def test_openmp_is_numbas_first_threading_layer_unless_the_user_chose_one():
+    """Importing refml_fast puts OpenMP first among Numba's threading layers (TBB, which
+    scikit-learn-intelex brings, left the pool's worker unrecorded), and leaves the order
+    alone when NUMBA_THREADING_LAYER or NUMBA_THREADING_LAYER_PRIORITY says otherwise; the
+    first launch then runs on OpenMP's threads, each recorded in the pool."""
+    from tests.helpers import run_python
+
+    code = ("import numba, refml_fast._config as c\n"
+            "print(numba.config.THREADING_LAYER_PRIORITY)\n"
+            "c.empty_launch()\n"
+            "print(numba.threading_layer(), len(c._POOL) == numba.get_num_threads())\n")
+    default = run_python(code).stdout.splitlines()
+    assert default == ["['omp', 'tbb', 'workqueue']", "omp True"]
+    chosen = run_python(code, NUMBA_THREADING_LAYER_PRIORITY="workqueue omp tbb").stdout
+    assert chosen.splitlines()[0] == "['workqueue', 'omp', 'tbb']"
+    assert chosen.splitlines()[1].startswith("workqueue")
