@@ -68,11 +68,11 @@ def cross_tile(T, rows, tile, acc, n_rows, width, first, stop):
     """acc[g, t] += sum_j T[rows[g], j] tile[j, t] over the features first <= j < stop,
     for g < n_rows (a multiple of four) and t < width rounded up to 64 (the last tile's
     padding is skipped: 1,105 rows take 1,152 columns, not 1,536), in float32, each term
-    fused into the sum (any order and rounding keeps the bound gamma_d sum_j |x_j z_j|).  The sums of four
-    queries by 64 rows of the tile stay in registers while j runs (``_lanes``), so the
-    tile is read once per four queries and the sums once per pass, not once per
-    feature; the block's queries take turns on 64 rows of the tile while those stay in
-    the first cache."""
+    fused into the sum (any order and rounding keeps the bound gamma_d sum_j |x_j z_j|).
+    The sums of four queries by 64 rows of the tile stay in registers while j runs
+    (``_lanes``), so the tile is read once per four queries and the sums once per pass,
+    not once per feature; the block's queries take turns on 64 rows of the tile while
+    those stay in the first cache."""
     for t0 in range(0, width, 4 * LANES32):
         for a in range(0, n_rows, GROUP):
             cross_group(T, rows, tile, acc, a, t0, first, stop)
