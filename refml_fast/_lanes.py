@@ -135,25 +135,21 @@ def splat_lanes(typingctx, x):
     return result(x), codegen
 
 
-@intrinsic
-def add_lanes(typingctx, u, v):
-    if not (isinstance(u, Lanes) and u == v):
-        return None
-    return u(u, v), lambda context, builder, signature, args: builder.fadd(*args)
+def lane_by_lane(instruction):
+    """An intrinsic applying the IR builder's ``instruction`` ("fadd", "fsub", "fmul") to
+    two values of the same lanes type, lane by lane (no fast-math flags)."""
+    def typer(typingctx, u, v):
+        if not (isinstance(u, Lanes) and u == v):
+            return None
+        return u(u, v), lambda context, builder, signature, args: getattr(
+            builder, instruction)(*args)
+
+    typer.__name__ = f"{instruction}_lanes"
+    return intrinsic(typer)
 
 
-@intrinsic
-def multiply_lanes(typingctx, u, v):
-    if not (isinstance(u, Lanes) and u == v):
-        return None
-    return u(u, v), lambda context, builder, signature, args: builder.fmul(*args)
-
-
-@intrinsic
-def subtract_lanes(typingctx, u, v):
-    if not (isinstance(u, Lanes) and u == v):
-        return None
-    return u(u, v), lambda context, builder, signature, args: builder.fsub(*args)
+add_lanes, subtract_lanes, multiply_lanes = (lane_by_lane(name)
+                                             for name in ("fadd", "fsub", "fmul"))
 
 
 @intrinsic
