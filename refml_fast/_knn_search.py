@@ -8,8 +8,15 @@ import numpy as np
 
 from ._claims import claim
 from ._config import kernel
+from ._distance_sums import (
+    EUCLIDEAN,
+    eight_distances,
+    four_distances,
+    lane_distance,
+    squared_distance,
+)
 from ._heap import offer, sort_heap
-from ._lanes import LANES, LANES32, fused, lane_sum, load, splat, store
+from ._lanes import LANES, LANES32, fused, load, splat, store
 
 TILE = 512                      # training rows per tile (32 features: 64 KiB of float32)
 TILE_PAD = 16                   # floats after each row of a tile: rows 2,048 bytes apart
@@ -21,46 +28,6 @@ KC = 128                        # features of a tile passed over by the block at
 CAPACITY = 1024                 # candidates kept per query (16 k when larger) before it is
                                 # checked exhaustively: the running threshold admits about
                                 # k (1 + ln(n / k)) rows
-EUCLIDEAN, MAHALANOBIS = 0, 1
-
-
-@kernel(refcounts=False)
-def squared_distance(x, z, P, metric, diff):
-    """refml's Q(x, z): sum_j (x_j - z_j)^2, or sum_j diff_j (sum_l P_jl diff_l)."""
-    d = x.shape[0]
-    total = 0.0
-    if metric == EUCLIDEAN:
-        for j in range(d):
-            difference = x[j] - z[j]
-            total += difference * difference
-        return total
-    for j in range(d):
-        diff[j] = x[j] - z[j]
-    for j in range(d):
-        w = 0.0
-        for l in range(d):
-            w += P[j, l] * diff[l]
-        total += diff[j] * w
-    return total
-
-
-@kernel(refcounts=False)
-def four_distances(x, z0, z1, z2, z3):
-    """refml's Euclidean Q(x, z) for four rows at once: four sums, each from 0.0 left to
-    right as ``squared_distance`` adds it, kept apart, so that the processor overlaps their
-    additions instead of waiting on one sum's (1,105 x 1,000, 200 queries: the exact pass
-    0.58 -> 0.31 ns a term on one core)."""
-    t0 = t1 = t2 = t3 = 0.0
-    for j in range(x.shape[0]):
-        difference = x[j] - z0[j]
-        t0 += difference * difference
-        difference = x[j] - z1[j]
-        t1 += difference * difference
-        difference = x[j] - z2[j]
-        t2 += difference * difference
-        difference = x[j] - z3[j]
-        t3 += difference * difference
-    return t0, t1, t2, t3
 
 
 @kernel(refcounts=False)
@@ -213,25 +180,6 @@ FLOAT64_ROUNDOFF = 2.0 ** -53
 
 
 @kernel(refcounts=False)
-def lane_distance(Xq, r, Z, i):
-    """sum_j (x_j - z_j)^2 for x = Xq[r], z = Z[i], in lanes: the terms are refml's floats
-    (the same difference, the same square), summed in another order."""
-    d = Xq.shape[1]
-    whole = d // (2 * LANES) * (2 * LANES)
-    even, odd = splat(0.0), splat(0.0)
-    for j in range(0, whole, 2 * LANES):
-        difference = load(Xq, r, j) - load(Z, i, j)
-        even = even + difference * difference
-        difference = load(Xq, r, j + LANES) - load(Z, i, j + LANES)
-        odd = odd + difference * difference
-    total = lane_sum(even + odd)
-    for j in range(whole, d):
-        difference = Xq[r, j] - Z[i, j]
-        total += difference * difference
-    return total
-
-
-@kernel(refcounts=False)
 def refine(Xq, r, Z, candidates, candidate_lower, n_candidates, threshold, k, scratch):
     """The Euclidean candidates below the final threshold, narrowed in float64.
 
@@ -292,8 +240,13 @@ def exact_nearest(Xq, r, Z, P, metric, candidates, candidate_lower, n_candidates
     elif metric == EUCLIDEAN:
         kept = refine(Xq, r, Z, candidates, candidate_lower, n_candidates, threshold,
                       out_squared.shape[0], scratch)
-        whole = kept // 4 * 4
-        for t in range(0, whole, 4):
+        eights = kept // LANES * LANES
+        for t in range(0, eights, LANES):
+            eight_distances(Xq, r, Z, candidates, t, scratch)   # refine is done with it
+            for l in range(LANES):
+                count = offer(out_squared, out_indices, count, scratch[l], candidates[t + l])
+        whole = eights + (kept - eights) // 4 * 4
+        for t in range(eights, whole, 4):
             i0, i1, i2, i3 = candidates[t], candidates[t + 1], candidates[t + 2], candidates[t + 3]
             q0, q1, q2, q3 = four_distances(x, Z[i0], Z[i1], Z[i2], Z[i3])
             count = offer(out_squared, out_indices, count, q0, i0)

@@ -25,6 +25,10 @@ arrays and scalars), with
 - ``fused(u, v, w)``: u v + w with one rounding (LLVM's fma), float32 only: for the k-NN
   screen, whose error bound holds for any rounding of its cross products, never for a
   float compared with refml's;
+- ``transpose((v0, ..., v7))``: eight float64 values as the rows of an 8 x 8 matrix ->
+  its eight columns, by shuffles only (each value moved, none computed): eight rows
+  loaded a block of features at a time become one vector a feature, whose lane l then
+  adds row l's terms in feature order (``_distance_sums``);
 - ``line_aligned_zeros(rows, cols)``: a zeroed float64 matrix made inside a kernel that
   starts on a 64-byte cache line, so that loads of lanes do not straddle two lines
   (``_arrays.aligned_zeros`` is its twin for arrays made in Python).
@@ -225,6 +229,42 @@ def fused_lanes(typingctx, u, v, w):
     return lanes32(u, v, w), codegen
 
 
+# The 8 x 8 transpose in three rounds of two-vector shuffles (LLVM masks index the two
+# vectors' sixteen lanes): pairs of rows interleaved, then pairs of lanes, then halves.
+UNPACK = ([0, 8, 2, 10, 4, 12, 6, 14], [1, 9, 3, 11, 5, 13, 7, 15])
+PAIRS = ([0, 1, 8, 9, 4, 5, 12, 13], [2, 3, 10, 11, 6, 7, 14, 15])
+HALVES = ([0, 1, 2, 3, 8, 9, 10, 11], [4, 5, 6, 7, 12, 13, 14, 15])
+
+
+@intrinsic
+def transpose_lanes(typingctx, rows):
+    """Eight float64 lanes values as the rows of an 8 x 8 matrix -> its eight columns."""
+    if not (isinstance(rows, types.UniTuple) and rows.count == LANES and rows.dtype == lanes):
+        return None
+
+    def codegen(context, builder, signature, args):
+        def shuffle(u, v, mask):
+            return builder.shuffle_vector(u, v, ir.Constant(
+                ir.VectorType(ir.IntType(32), LANES), mask))
+
+        a = cgutils.unpack_tuple(builder, args[0], LANES)
+        t = []
+        for p in range(0, LANES, 2):
+            t += [shuffle(a[p], a[p + 1], UNPACK[0]), shuffle(a[p], a[p + 1], UNPACK[1])]
+        u = [None] * LANES
+        for h in (0, 4):
+            for q in (0, 1):
+                u[h + q] = shuffle(t[h + q], t[h + q + 2], PAIRS[0])
+                u[h + q + 2] = shuffle(t[h + q], t[h + q + 2], PAIRS[1])
+        columns = [None] * LANES
+        for q in range(4):
+            columns[q] = shuffle(u[q], u[q + 4], HALVES[0])
+            columns[q + 4] = shuffle(u[q], u[q + 4], HALVES[1])
+        return context.make_tuple(builder, signature.return_type, columns)
+
+    return rows(rows), codegen
+
+
 @kernel
 def line_aligned_zeros(rows, cols):
     """np.zeros((rows, cols)) starting on a 64-byte cache line (Numba's arrays start on 32
@@ -283,7 +323,10 @@ if numba.config.DISABLE_JIT:
 
     def store_rounded(A, i, j, value):
         A[i, j:j + value.shape[0]] = value.astype(np.float32)
+
+    def transpose(rows):
+        return tuple(np.stack(rows).T.copy())
 else:
     load, store, splat, fused = load_lanes, store_lanes, splat_lanes, fused_lanes
     lane, lane_sum, float32_values = lane_of, lane_total, float32_lanes
-    store_rounded = store_rounded_lanes
+    store_rounded, transpose = store_rounded_lanes, transpose_lanes

@@ -101,14 +101,8 @@ import refml.neighbors
 from refml_fast import _kdtree
 from refml_fast._arrays import aligned_zeros
 from refml_fast._config import kernel, run_parallel
-from refml_fast._knn_search import (
-    EUCLIDEAN,
-    MAHALANOBIS,
-    TILE,
-    TILE_PAD,
-    nearest_kernel,
-    nearest_serial,
-)
+from refml_fast._distance_sums import EUCLIDEAN, MAHALANOBIS
+from refml_fast._knn_search import TILE, TILE_PAD, nearest_kernel, nearest_serial
 from refml_fast._lanes import (
     LANES,
     LANES32,

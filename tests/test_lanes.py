@@ -123,3 +123,58 @@ def test_lanes_run_as_plain_python_with_the_same_result():
             "print(m.n_iter_, m.coef_.tolist(), m.intercept_.tolist())\n")
     compiled, plain = compiled_and_plain(code)
     assert plain == compiled and compiled.count("\n") == 1
+
+
+@pytest.mark.fast
+def test_transpose_gives_the_columns_of_eight_rows():
+    """``transpose`` turns eight loaded rows into the eight columns, each value moved
+    untouched (signed zeros, NaN, subnormals included), compiled and as plain numpy."""
+    import numpy as np
+    from numba import njit
+
+    from refml_fast import _lanes
+
+    def columns(A, out):
+        rows = (_lanes.load(A, 0, 1), _lanes.load(A, 1, 1), _lanes.load(A, 2, 1),
+                _lanes.load(A, 3, 1), _lanes.load(A, 4, 1), _lanes.load(A, 5, 1),
+                _lanes.load(A, 6, 1), _lanes.load(A, 7, 1))
+        result = _lanes.transpose(rows)
+        for j in range(8):
+            _lanes.store(out, j, 0, result[j])
+
+    compiled = njit(columns)
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        A = rng.choice(np.array(SPECIALS), size=(8, 10)) * rng.normal(size=(8, 10))
+        A[rng.random((8, 10)) < 0.2] = -0.0
+        out = np.full((8, 8), 5.0)
+        compiled(A, out)
+        expected = A[:, 1:9].T
+        assert np.array_equal(out, expected, equal_nan=True)
+        assert np.array_equal(np.signbit(out), np.signbit(expected))
+
+
+@pytest.mark.fast
+def test_eight_distances_are_the_left_to_right_sums():
+    """``eight_distances``: each of the eight rows' sum of squared differences is the float
+    of a scalar sum from 0.0 in feature order, for widths with and without a tail of
+    features past the last block of eight, on rows of mixed scales (where another order
+    of summation gives another float)."""
+    import numpy as np
+
+    from refml_fast._distance_sums import eight_distances
+
+    rng = np.random.default_rng(11)
+    for d in (1, 7, 8, 9, 16, 23, 64, 101):
+        Z = rng.normal(size=(30, d)) * 10.0 ** rng.integers(-6, 6, size=(30, d))
+        Xq = rng.normal(size=(2, d)) * 10.0 ** rng.integers(-6, 6, size=(2, d))
+        rows = rng.permutation(30)[:12].astype(np.int64)
+        sums = np.empty(8)
+        eight_distances(Xq, 1, Z, rows, 3, sums)
+        x = Xq[1].tolist()
+        for lane in range(8):
+            z = Z[rows[3 + lane]].tolist()
+            total = 0.0
+            for j in range(d):
+                total += (x[j] - z[j]) * (x[j] - z[j])
+            assert sums[lane] == total, (d, lane)
