@@ -211,6 +211,34 @@ def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatc
 
 
 @pytest.mark.fast
+def test_a_serial_run_of_large_work_compiles_the_parallel_twin(monkeypatch):
+    """When work large enough for two threads runs serial (the cores busy) before the
+    parallel twin ever ran, the twin is compiled then, in that call, so that its first
+    launch later does not pay the compilation; small work compiles nothing more."""
+    import time
+
+    import numba
+    import numpy as np
+
+    from refml_fast import _config
+
+    def total(x):
+        result = 0.0
+        for i in numba.prange(x.shape[0]):
+            result += x[i]
+        return result
+
+    parallel, serial = numba.njit(parallel=True)(total), numba.njit(total)
+    monkeypatch.setattr(_config, "_BUSY_UNTIL", [time.perf_counter() + 60.0])
+    x = np.arange(10.0)
+    assert _config.run_parallel(parallel, serial, 0.5, x) == 45.0
+    assert parallel.signatures == []
+    assert _config.run_parallel(parallel, serial, 2.0, x) == 45.0
+    assert serial.signatures != [] and len(parallel.signatures) == 1
+    assert parallel.signatures[0][0] == numba.typeof(x)
+
+
+@pytest.mark.fast
 def test_a_thread_outside_numbas_pool_holding_a_core_sends_launches_to_the_serial_twin(
         monkeypatch):
     """``foreign_threads_running``: a thread of this process that is running and not one of
