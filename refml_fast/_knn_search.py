@@ -16,6 +16,7 @@ from ._distance_sums import (
     squared_distance,
 )
 from ._heap import offer, sort_heap
+from ._kth_smallest import first_tile_bound, keep_smallest
 from ._lanes import LANES, LANES32, fused, load, splat, store
 
 TILE = 512                      # training rows per tile (32 features: 64 KiB of float32)
@@ -90,8 +91,9 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, cand
     bound is below the running threshold, and the upper bounds that may be among the k
     smallest.  The threshold is the k-th smallest upper bound kept, plus the gap.
 
-    state[b] = [count, n_candidates, threshold, overflow, k-th smallest upper].  ``best[b]``
-    (room for 2k) collects upper bounds below the k-th smallest known; when it is full, a
+    state[b] = [count, n_candidates, threshold, overflow, kth], kth the k-th smallest upper
+    bound kept, or before k are kept the first tile's bound on it.  ``best[b]`` (room for
+    2k) collects the upper bounds below kth (at or below it, the first k); when full, a
     selection keeps its k smallest (``keep_smallest``): O(1) per row on average instead
     of a heap's O(log k), and only the k-th value matters (whichever rows tie at it).
     Past the candidates' capacity the query is flagged for an exhaustive check.  The tile's
@@ -117,7 +119,7 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, cand
             candidate_lower[b, n_candidates] = lower
             n_candidates += 1
             upper = upper_tile[t] - twice_cross
-            if count < k or upper < kth:
+            if (count < k and not upper > kth) or upper < kth:
                 best[b, count] = upper
                 count += 1
                 if count == k or count == 2 * k:
@@ -125,55 +127,6 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, cand
                     count = k
                     threshold = min(threshold, kth + gap)
     state[b, 0], state[b, 1], state[b, 2], state[b, 4] = count, n_candidates, threshold, kth
-
-
-@kernel(refcounts=False)
-def first_tile_bound(acc, g, upper_tile, k):
-    """An upper bound on the k-th smallest upper bound of one tile, for query g: the tile's
-    rows split into k groups, the largest of the groups' smallest upper bounds (k distinct
-    rows lie at or below it).  Loops that vectorise; inf when the tile has fewer than k
-    rows."""
-    width = upper_tile.shape[0]
-    if width < k:
-        return np.inf
-    bound = -np.inf
-    for group in range(k):
-        smallest = np.inf
-        for t in range(group * width // k, (group + 1) * width // k):
-            smallest = min(smallest, upper_tile[t] - 2.0 * acc[g, t])
-        bound = max(bound, smallest)
-    return bound
-
-
-@kernel(refcounts=False)
-def keep_smallest(values, count, k):
-    """Reorder values[:count] so that values[:k] are its k smallest; returns the k-th
-    smallest (quickselect, median-of-three pivots)."""
-    lo, hi, target = 0, count - 1, k - 1
-    while lo < hi:
-        middle = (lo + hi) // 2
-        a, b, c = values[lo], values[middle], values[hi]
-        pivot = max(min(a, b), min(max(a, b), c))
-        i, j = lo, hi
-        while i <= j:
-            while values[i] < pivot:
-                i += 1
-            while values[j] > pivot:
-                j -= 1
-            if i <= j:
-                values[i], values[j] = values[j], values[i]
-                i += 1
-                j -= 1
-        if target <= j:
-            hi = j
-        elif target >= i:
-            lo = i
-        else:
-            break
-    largest = values[0]
-    for p in range(1, k):
-        largest = max(largest, values[p])
-    return largest
 
 
 FLOAT64_ROUNDOFF = 2.0 ** -53
@@ -303,6 +256,7 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
     rows = np.empty(BLOCK, dtype=np.int64)
     diff = np.empty(Xq.shape[1])
     scratch = np.empty(capacity)
+    values = np.empty(TILE)
     n_blocks = (n_queries + BLOCK - 1) // BLOCK
     while True:
         block = claim(counter)
@@ -325,7 +279,8 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
                            stop - start, feature, min(d, feature + KC))
             for b in range(n_block):
                 if start == 0:          # a first threshold from the first tile's rows
-                    state[b, 2] = first_tile_bound(acc, b, upper_tile, k) + gap[first + b]
+                    state[b, 4] = first_tile_bound(acc, b, upper_tile, k, values)
+                    state[b, 2] = state[b, 4] + gap[first + b]
                 if not exhaustive[first + b] and state[b, 3] == 0.0:
                     screen_tile(acc, b, start, upper_tile, lower_tile, gap[first + b], state,
                                 b, best, candidates, candidate_lower)

@@ -431,47 +431,70 @@ def assert_brute_force_finds_the_kd_trees_neighbours(X, y, queries, k):
 
 @pytest.mark.fast
 def test_keep_smallest_selects_the_k_smallest_with_ties():
+    """``keep_smallest``: the k-th smallest returned, the k smallest in front, nothing
+    lost, by halving (many ties, one value apart from equal ones, scales 1e-300..1e300,
+    subnormals) and by the quickselect it falls back on (an infinity)."""
     import numpy as np
 
-    from refml_fast._knn_search import keep_smallest
+    from refml_fast._kth_smallest import keep_smallest, kth_by_halving
 
     rng = np.random.default_rng(5)
-    for trial in range(300):
-        count = int(rng.integers(1, 60))
+    halved = 0
+    for trial in range(1200):
+        count = int(rng.integers(1, 300))
         k = int(rng.integers(1, count + 1))
-        values = rng.integers(0, 6, size=count).astype(float)  # many ties
-        if trial % 3 == 0:
+        kind = trial % 6
+        if kind == 0:
             values = rng.normal(size=count)
+        elif kind == 1:
+            values = rng.integers(0, 6, size=count).astype(float)  # many ties
+        elif kind == 2:
+            values = rng.normal(size=count) * 10.0 ** rng.integers(-300, 300, size=count)
+        elif kind == 3:
+            values = np.full(count, 3.0)
+            values[rng.integers(0, count)] = 2.0
+        elif kind == 4:
+            values = rng.normal(size=count)
+            values[rng.integers(0, count)] = np.inf
+        else:
+            values = np.round(rng.normal(size=count), 2) * 1e-310        # subnormal
         expected = np.sort(values)
+        if count > k and kind != 4:
+            halved += kth_by_halving(values.copy(), count, k) == expected[k - 1]
         kept = values.copy()
         kth = keep_smallest(kept, count, k)
         assert kth == expected[k - 1]
         assert sorted(kept[:k]) == expected[:k].tolist()
         assert sorted(kept) == expected.tolist()
+    assert halved > 750                          # the halving, not the fallback, decided
+    assert np.isnan(kth_by_halving(np.array([1.0, np.nan, 0.0, 2.0]), 4, 2))
 
 
 @pytest.mark.fast
 def test_the_first_tiles_bound_holds_k_rows_at_or_below_it():
-    """``first_tile_bound``: at least k of the tile's upper bounds lie at or below it (it is
-    the largest of k groups' smallest), and it is inf when the tile holds fewer than k."""
+    """``first_tile_bound``: at least k of the tile's upper bounds lie at or below it, and
+    it is inf when the tile holds fewer than k.  Halved toward the k-th smallest, it lets
+    at most k + k / 8 + 1 values through where they are distinct."""
     import numpy as np
 
-    from refml_fast._knn_search import first_tile_bound
+    from refml_fast._kth_smallest import first_tile_bound
 
     rng = np.random.default_rng(8)
     for trial in range(200):
         width = int(rng.integers(1, 600))
-        k = int(rng.integers(1, 40))
+        k = int(rng.integers(1, 60))
         acc = rng.normal(size=(3, width)).astype(np.float32)
         upper = rng.integers(0, 5, size=width).astype(float) if trial % 2 else rng.normal(
             size=width)
-        bound = first_tile_bound(acc, 1, upper, k)
+        bound = first_tile_bound(acc, 1, upper, k, np.empty(width))
         values = upper - 2.0 * acc[1].astype(np.float64)
         if width < k:
             assert bound == np.inf
         else:
             assert np.sum(values <= bound) >= k
             assert bound >= np.sort(values)[k - 1]
+            if trial % 2 == 0:
+                assert np.sum(values <= bound) <= k + k // 8 + 1
 
 
 @pytest.mark.fast
