@@ -72,18 +72,22 @@ def kernel(function=None, *, parallel=False, refcounts=True, inline=False):
 
 _LAUNCH = threading.Lock()
 # After another library's parallel call (OpenBLAS's threads spin for ~0.1 s after each
-# BLAS call) a launch waits 4-8 ms for a time slice on a busy core.  Empty launches tell:
-# all PROBES faster than PROBE_SLOW, the cores are taken as free for QUIET_FOR seconds;
-# one slower, every launch runs serial for BUSY_FOR seconds.
+# BLAS call) a launch waits for a time slice on a busy core: 4-8 ms on the AMD machine of
+# earlier measurements, 2.9 ms on the Intel one, where the launches right after it took
+# 0.01 ms (the spinning thread had lost its core).  Empty launches tell: PROBES faster than
+# PROBE_SLOW, or one slower and then a quick one (the core handed over), the cores are taken
+# as free for QUIET_FOR seconds; two slower, every launch runs serial for BUSY_FOR seconds.
 # Serial work of SURE_SECONDS or more saves more than the wait costs: no probe (k-NN,
-# 2,000 x 400: 29.6 ms on one core, 15.5 on two, 20-24 when the launch waited).  A size of
+# 2,000 x 400: 29.6 ms on one core, 15.5 on two, 20-24 when the launch waited; on the Intel
+# machine, right after scikit-learn's k-NN, 3,516 x 784 with k = 50: 21.2 ms serial, 12.9
+# launched, and the launch had waited for 40 ms of work, not 12).  A size of
 # 1 (the caller's threshold) is about UNIT_SECONDS of serial work unless the caller says so:
 # a caller whose threshold is a fraction of a millisecond must, or it would launch without
 # a probe at a few milliseconds of work and could wait longer than that (the Hessian of
 # binary logistic 10,000 x 40, 8.4 times its 0.35 ms threshold, launched unprobed just
 # after scikit-learn's fit: 4.6 ms instead of 0.5).
-PROBE_SLOW, QUIET_FOR, BUSY_FOR = 0.001, 0.02, 0.15
-SURE_SECONDS, UNIT_SECONDS = 0.04, 0.005
+PROBE_SLOW, QUIET_FOR, BUSY_FOR, SLOW_LAUNCH_BUSY_FOR = 0.001, 0.02, 0.15, 0.03
+SURE_SECONDS, UNIT_SECONDS = 0.012, 0.005
 PROBES = 3                       # all quick, or busy: a spinning thread is off-core at times
 _QUIET_UNTIL = [0.0]
 _BUSY_UNTIL = [0.0]
@@ -139,14 +143,17 @@ def compile_twin(parallel, args):
 def note_launch(parallel, size, seconds):
     """Keep the fastest seconds per unit of ``size`` seen for this kernel; a launch more
     than twice that slow (plus PROBE_SLOW) waited for a time slice, so the cores are taken
-    as busy for BUSY_FOR seconds (empty launches do not always show it: a thread spinning
-    on the other core yields to a short launch but shares its slice with a longer one)."""
+    as busy for SLOW_LAUNCH_BUSY_FOR seconds (empty launches do not always show it: a thread
+    spinning on the other core yields to a short launch but shares its slice with a longer
+    one).  Not BUSY_FOR: one slow launch in a run of quick ones (k-NN 1,467 x 784 right
+    after scikit-learn's: 3.6 ms launched, 9.6 at worst, 6.4 serial) had sent the next ten
+    calls, 150 ms of a benchmark's loop, to the serial twin."""
     per_unit = seconds / size
     best = _FASTEST.get(parallel)
     if best is None or per_unit < best:
         _FASTEST[parallel] = per_unit
     elif seconds > 2.0 * best * size + PROBE_SLOW:
-        _BUSY_UNTIL[0] = time.perf_counter() + BUSY_FOR
+        _BUSY_UNTIL[0] = time.perf_counter() + SLOW_LAUNCH_BUSY_FOR
 
 
 def cores_free(seconds=0.0):
@@ -175,13 +182,18 @@ def cores_free(seconds=0.0):
             return False
     if now < _QUIET_UNTIL[0]:
         return True
+    slow = 0
     for _ in range(PROBES):
         start = time.perf_counter()
         empty_launch()
         finished = time.perf_counter()
         if finished - start > PROBE_SLOW:
-            _BUSY_UNTIL[0] = finished + BUSY_FOR
-            return False
+            slow += 1
+            if slow == 2:
+                _BUSY_UNTIL[0] = finished + BUSY_FOR
+                return False
+        elif slow:
+            break                # one slow launch, then a quick one: the core was handed over
     _QUIET_UNTIL[0] = finished + QUIET_FOR
     return True
 

@@ -211,6 +211,31 @@ def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatc
 
 
 @pytest.mark.fast
+def test_one_slow_empty_launch_then_a_quick_one_means_the_core_was_handed_over(monkeypatch):
+    """After another library's call, the first launch waits for its spinning thread's time
+    slice (2.9 ms measured after scikit-learn's k-NN, then 0.01 ms launches): a slow probe
+    followed by a quick one takes the cores as free; two slow probes as busy."""
+    import time
+
+    from refml_fast import _config
+
+    def probes(*seconds):
+        queue = list(seconds)
+        return lambda: time.sleep(queue.pop(0))
+
+    ran = []
+    for delays, expected in (((0.003, 0.0), "parallel"), ((0.003, 0.003), "serial"),
+                             ((0.0, 0.003, 0.0), "parallel"), ((0.0, 0.003, 0.003), "serial")):
+        monkeypatch.setattr(_config, "_QUIET_UNTIL", [0.0])
+        monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
+        monkeypatch.setattr(_config, "_WARM", [True])
+        monkeypatch.setattr(_config, "foreign_threads_running", lambda: [])
+        monkeypatch.setattr(_config, "empty_launch", probes(*delays))
+        _config.run_parallel(lambda: ran.append("parallel"), lambda: ran.append("serial"), 2.0)
+        assert ran.pop() == expected, delays
+
+
+@pytest.mark.fast
 def test_a_serial_run_of_large_work_compiles_the_parallel_twin(monkeypatch):
     """When work large enough for two threads runs serial (the cores busy) before the
     parallel twin ever ran, the twin is compiled then, in that call, so that its first
@@ -338,8 +363,8 @@ def test_a_launch_far_slower_than_its_best_marks_the_cores_busy(monkeypatch):
     assert _config._FASTEST[kernel] == 0.0015 and _config._BUSY_UNTIL[0] == 0.0
     _config.note_launch(kernel, 2.0, 0.006 + 0.0009)   # within 2 x best + PROBE_SLOW
     assert _config._BUSY_UNTIL[0] == 0.0
-    _config.note_launch(kernel, 2.0, 0.0075)           # beyond it: busy for BUSY_FOR
-    assert _config._BUSY_UNTIL[0] > time.perf_counter() + 0.5 * _config.BUSY_FOR
+    _config.note_launch(kernel, 2.0, 0.0075)           # beyond it: busy for a while
+    assert _config._BUSY_UNTIL[0] > time.perf_counter() + 0.5 * _config.SLOW_LAUNCH_BUSY_FOR
 
 
 @pytest.mark.fast
