@@ -22,6 +22,7 @@ arrays and scalars), with
   a float32 array);
 - ``store_rounded(A, i, j, v)``: A[i, j:j + 8] = v rounded to float32 (A float32), the
   eight lanes in one store;
+- ``put(A, i, j, v)``: ``store_rounded`` into a float32 A, ``store`` into a float64 one;
 - ``fused(u, v, w)``: u v + w with one rounding (LLVM's fma), float32 only: for the k-NN
   screen, whose error bound holds for any rounding of its cross products, never for a
   float compared with refml's;
@@ -273,6 +274,20 @@ def line_aligned_zeros(rows, cols):
     buffer = np.zeros(rows * cols + LANES)
     offset = (-buffer.ctypes.data % 64) // 8
     return buffer[offset:offset + rows * cols].reshape((rows, cols))
+
+
+def put(A, i, j, value):
+    """A[i, j:j + 8] = the lanes ``value``: rounded to float32 into a float32 array (exact
+    where the lanes hold float32 values), as they are into a float64 one."""
+    A[i, j:j + value.shape[0]] = value
+
+
+@overload(put)
+def put_lanes(A, i, j, value):
+    if isinstance(A, types.Array) and A.dtype == types.float32 and value == lanes:
+        return lambda A, i, j, value: store_rounded_lanes(A, i, j, value)
+    if isinstance(A, types.Array) and A.dtype == types.float64 and value == lanes:
+        return lambda A, i, j, value: store_lanes(A, i, j, value)
 
 
 @overload(operator.add)

@@ -14,7 +14,7 @@ Q(x, z) = sum_j (x_j - z_j)^2 left to right (Mahalanobis: sum_j diff_j (sum_l P_
 P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
 
 1. Approximate pass.  With m subtracted (x' = x - m, z' = z - m; m is the mean of at most
-   1,024 training rows spread over X: any m keeps the bound below) and, for
+   256 training rows spread over X: any m keeps the bound below) and, for
    Mahalanobis, the rows multiplied by R, the Cholesky factor of (P + P')/2 = R R'
    ("whitening"), the rows are rounded to float32 (x~, z~) and
    A(x, z) = ||x~||^2 + ||z~||^2 - 2 x~'z~, the norms in float64, the cross products in
@@ -100,29 +100,16 @@ import numpy as np
 
 import refml.neighbors
 from refml_fast import _kdtree
-from refml_fast._arrays import aligned_zeros
+from refml_fast._arrays import aligned_empty
 from refml_fast._config import kernel, run_parallel
 from refml_fast._distance_sums import EUCLIDEAN, MAHALANOBIS
+from refml_fast._knn_rows import SCALE_LIMIT, prepare_rows
 from refml_fast._knn_search import TILE, TILE_PAD, nearest_kernel, nearest_serial
-from refml_fast._lanes import (
-    LANES,
-    LANES32,
-    float32_values,
-    lane_sum,
-    load,
-    splat,
-    store_rounded,
-)
 from refml_fast.base import FastMixin
 
 FLOAT32_ROUNDOFF = 2.0 ** -24
-SCALE_LIMIT = 1e30              # float32 holds 3.4e38: products stay far below it
 CHUNK = 64 * TILE               # training rows per block when the tiles are prepared
-CENTRE_ROWS = 1024              # rows averaged for the centre m
-# Below these sizes a search runs on one core (a few milliseconds at most): a parallel
-# launch while another library's threads still spin on the cores (OpenBLAS's do for ~0.1 s
-# after each call) waits 4-8 ms for a time slice, more than the second core saves.
-PARALLEL_ENTRIES = 2_000_000    # entries of X centred and rounded by ``centre_rows``
+CENTRE_ROWS = 256               # rows averaged for the centre m
 # A search's serial time is about queries x training rows x (features + 32) x 0.03 ns (the
 # screen costs about 32 features' products a pair; one core: 500 x 2,502 at d = 64 with
 # k = 15 took 4.2 ms, 567 x 1,135 at d = 20 1.4 ms).  From 1.2 ms of it a search may use
@@ -156,7 +143,8 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         """The training side of the approximate pass: the centred (and whitened) rows in
         float32, transposed; their squared norms widened by the error bound; S."""
         # m only shifts the rows (any m keeps the bound); a mean of at most CENTRE_ROWS rows
-        # spread over X centres them as well as the mean of all (5,033 x 1,000: 1.4 ms).
+        # spread over X centres them as well as the mean of all (5,033 x 1,000: 1.4 ms):
+        # the squared norms ||x - m||^2 grow by tr(Sigma) / 256 on average, 0.4% of theirs.
         self._center = self._fit_X[::-(-self._fit_X.shape[0] // CENTRE_ROWS)].mean(axis=0)
         self._whitener, self._bound_scale = None, 1.0
         self._precision_array = np.zeros((1, 1))
@@ -170,7 +158,10 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
             except np.linalg.LinAlgError:
                 self._bound_scale = np.inf  # no approximate pass: every row checked exactly
         n, d = self._fit_X.shape
-        tiles = aligned_zeros((-(-n // TILE), d, TILE + TILE_PAD), np.float32)
+        # Every tile's rows are written below, but the last tile's columns past the last
+        # row: the cross products read them (the padding after TILE columns is never read).
+        tiles = aligned_empty((-(-n // TILE), d, TILE + TILE_PAD), np.float32)
+        tiles[-1] = 0.0
         centred_norms = np.empty(n)
         norms = np.empty(n)
         if self._whitener is None:  # one pass over X, straight into the tiles
@@ -266,93 +257,6 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
 
 # ----------------------------------------------------------------------------------------
 # Kernels.
-
-
-@kernel(refcounts=False)
-def centre_rows(X, center, scale, tiles, rows, centred_norms, norms, block, staging):
-    """The Euclidean approximate rows of one block of TILE rows: x' = x - m, ||x'||^2,
-    x~ = float32(x') (zero where (1 + S)(1 + ||x'||^2) > SCALE_LIMIT, ``scale`` = 1 + S)
-    and ||x~||^2 in float64, written into ``tiles`` (training side, transposed tile by
-    tile) when it has tiles, else into ``rows``.  ``center`` is m as a 1 x d matrix.
-    Any order of the sums keeps the bound's assumptions, so the norms are summed eight
-    features at a time in lanes (``_lanes``), and added up across the lanes at the end.
-    Each row is rounded right after its norm, while it is in the first cache.
-    The tiles are filled sixteen rows at a time: the rows go into ``staging`` (16 x d
-    float32, eight values a store), and then each feature's sixteen values into one cache
-    line of the tile, instead of d lines touched a row and a store a value (1,105 x 1,000
-    on one core: 1.55 -> 1.16 ms).  Compiled
-    without reference counts: the inlined helpers' atomic counts took two thirds of the
-    time (one core, 5,000 x 1,000: 16.2 -> 5.2 ms; the fit of that k-NN 11.6 -> 5.5 ms)."""
-    n, d = X.shape
-    first, stop = block * TILE, min(n, (block + 1) * TILE)
-    into_tiles = tiles.shape[0] > 0
-    for g0 in range(first, stop, LANES32):
-        g1 = min(stop, g0 + LANES32)
-        for i in range(g0, g1):
-            if into_tiles:
-                centre_row(X, center, scale, i, staging, i - g0, centred_norms, norms)
-            else:
-                centre_row(X, center, scale, i, rows, i, centred_norms, norms)
-        if into_tiles:
-            for j in range(d):
-                for r in range(g1 - g0):
-                    tiles[block, j, g0 - first + r] = staging[r, j]
-
-
-@kernel(inline=True, refcounts=False)
-def centre_row(X, center, scale, i, out, row, centred_norms, norms):
-    """Row i of X centred, its norm, then rounded into out[row] (``centre_rows``)."""
-    d = X.shape[1]
-    whole = d // LANES * LANES
-    squares = splat(0.0)
-    for j in range(0, whole, LANES):
-        difference = load(X, i, j) - load(center, 0, j)
-        squares = squares + difference * difference
-    total = lane_sum(squares)
-    for j in range(whole, d):
-        difference = X[i, j] - center[0, j]
-        total += difference * difference
-    centred_norms[i] = total
-    if not scale * (1.0 + total) <= SCALE_LIMIT:
-        for j in range(d):
-            out[row, j] = np.float32(0.0)
-        norms[i] = 0.0
-        return
-    wide = splat(0.0)
-    for j in range(0, whole, LANES):   # the row is in the first cache by now
-        values = float32_values(load(X, i, j) - load(center, 0, j))
-        wide = wide + values * values
-        store_rounded(out, row, j, values)
-    wide_total = lane_sum(wide)
-    for j in range(whole, d):
-        value = np.float64(np.float32(X[i, j] - center[0, j]))
-        wide_total += value * value
-        out[row, j] = np.float32(value)
-    norms[i] = wide_total
-
-
-@kernel(parallel=True)
-def centre_rows_parallel(X, center, scale, tiles, rows, centred_norms, norms):
-    """``centre_rows`` for every block, the blocks on the threads (two functions, not one
-    compiled twice: Numba's cache tells kernels apart by function, not by options)."""
-    for block in numba.prange((X.shape[0] + TILE - 1) // TILE):
-        staging = np.empty((LANES32 if tiles.shape[0] > 0 else 0, X.shape[1]),
-                           dtype=np.float32)
-        centre_rows(X, center, scale, tiles, rows, centred_norms, norms, block, staging)
-
-
-@kernel
-def centre_rows_serial(X, center, scale, tiles, rows, centred_norms, norms):
-    """``centre_rows`` for every block on the calling thread."""
-    staging = np.empty((LANES32 if tiles.shape[0] > 0 else 0, X.shape[1]), dtype=np.float32)
-    for block in range((X.shape[0] + TILE - 1) // TILE):
-        centre_rows(X, center, scale, tiles, rows, centred_norms, norms, block, staging)
-
-
-def prepare_rows(X, center, scale, tiles, rows, centred_norms, norms):
-    """``centre_rows`` on every core when X has at least PARALLEL_ENTRIES entries."""
-    run_parallel(centre_rows_parallel, centre_rows_serial, X.size / PARALLEL_ENTRIES, X,
-                 center.reshape(1, -1), scale, tiles, rows, centred_norms, norms)
 
 
 @kernel

@@ -110,7 +110,7 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
     import numpy as np
 
     import refml_fast
-    from refml_fast import _kdtree, _kernels, ensemble, neighbors, svm
+    from refml_fast import _kdtree, _kernels, _knn_rows, ensemble, neighbors, svm
     from refml_fast import _logistic_binary as binary
     from refml_fast import _logistic_hessian as hessian
     from refml_fast import _logistic_multinomial as multinomial
@@ -139,7 +139,7 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
 
     sizes = [(_kernels, "PARALLEL_WORK"), (svm, "PARALLEL_WORK"),
              (multinomial, "PARALLEL_UNITS"), (hessian, "PARALLEL_WORK"),
-             (binary, "PARALLEL_SAMPLES"), (neighbors, "PARALLEL_ENTRIES"),
+             (binary, "PARALLEL_SAMPLES"), (_knn_rows, "PARALLEL_ENTRIES"),
              (neighbors, "PARALLEL_PAIRS"), (ensemble, "PARALLEL_VOTES"),
              (_kdtree, "PARALLEL_QUERIES")]
     for module, name in sizes:

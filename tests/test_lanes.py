@@ -178,3 +178,19 @@ def test_eight_distances_are_the_left_to_right_sums():
             for j in range(d):
                 total += (x[j] - z[j]) * (x[j] - z[j])
             assert sums[lane] == total, (d, lane)
+
+
+@pytest.mark.fast
+def test_knn_runs_as_plain_python_with_the_same_neighbours():
+    """NUMBA_DISABLE_JIT=1: the k-NN's tiles (filled through ``transpose`` and ``put``), its
+    screen and its exact pass of eight rows at a time run as numpy, with the compiled
+    answers (d = 13: a block of eight features and a tail; 530 rows: two tiles)."""
+    code = ("import numpy as np, refml_fast\n"
+            "rng = np.random.default_rng(4)\n"
+            "X = rng.normal(size=(530, 13)); y = (X[:, 0] > 0) * 1\n"
+            "Q = rng.normal(size=(40, 13))\n"
+            "m = refml_fast.KNeighborsClassifier(n_neighbors=12, algorithm='brute').fit(X, y)\n"
+            "d, i = m.kneighbors(Q)\n"
+            "print(d.tolist(), i.tolist())\n")
+    compiled, plain = compiled_and_plain(code)
+    assert plain == compiled and compiled.count("\n") == 1
