@@ -86,7 +86,7 @@ def cross_group(T, rows, tile, acc, a, t0, first, stop):
 
 @kernel(refcounts=False)
 def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, candidates,
-                candidate_lower):
+                candidate_lower, rows_below):
     """Query b of the block (row g of acc) against one tile: keep every row whose lower
     bound is below the running threshold, and the upper bounds that may be among the k
     smallest.  The threshold is the k-th smallest upper bound kept, plus the gap.
@@ -98,7 +98,10 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, cand
     of a heap's O(log k), and only the k-th value matters (whichever rows tie at it).
     Past the candidates' capacity the query is flagged for an exhaustive check.  The tile's
     rows are first counted branch-free (a loop that vectorises): most tiles hold no
-    candidate."""
+    candidate.  When some do, their positions are listed into ``rows_below`` without a
+    branch (each position written, the count moved by the test), and only those rows are
+    walked, where the whole tile had been (k-NN 3,571 x 32 with k = 15, 714 queries, one
+    core: the search 5.4 -> 5.2 ms)."""
     k, capacity, width = best.shape[1] // 2, candidates.shape[1], lower_tile.shape[0]
     count, n_candidates, threshold = int(state[b, 0]), int(state[b, 1]), state[b, 2]
     kth = state[b, 4]
@@ -108,7 +111,12 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, gap, state, b, best, cand
             hits += 1
     if hits == 0:
         return
+    hits = 0
     for t in range(width):
+        rows_below[hits] = t
+        hits += lower_tile[t] - 2.0 * acc[g, t] <= threshold
+    for h in range(hits):
+        t = rows_below[h]
         twice_cross = 2.0 * acc[g, t]
         lower = lower_tile[t] - twice_cross
         if lower <= threshold:
@@ -257,6 +265,7 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
     diff = np.empty(Xq.shape[1])
     scratch = np.empty(capacity)
     values = np.empty(TILE)
+    rows_below = np.empty(TILE, dtype=np.int64)
     n_blocks = (n_queries + BLOCK - 1) // BLOCK
     while True:
         block = claim(counter)
@@ -283,7 +292,7 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
                     state[b, 2] = state[b, 4] + gap[first + b]
                 if not exhaustive[first + b] and state[b, 3] == 0.0:
                     screen_tile(acc, b, start, upper_tile, lower_tile, gap[first + b], state,
-                                b, best, candidates, candidate_lower)
+                                b, best, candidates, candidate_lower, rows_below)
         for b in range(min(BLOCK, n_queries - first)):
             r = first + b
             if state[b, 0] > k:  # the final threshold from the k smallest upper bounds kept
