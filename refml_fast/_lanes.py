@@ -22,6 +22,8 @@ arrays and scalars), with
   a float32 array);
 - ``store_rounded(A, i, j, v)``: A[i, j:j + 8] = v rounded to float32 (A float32), the
   eight lanes in one store;
+- ``widened(A, i, j)``: A[i, j:j + 8] of a float32 A as float64 lanes;
+- ``at_most_bits(u, v)``: the lanes where u <= v as the bits of an int64;
 - ``put(A, i, j, v)``: ``store_rounded`` into a float32 A, ``store`` into a float64 one;
 - ``fused(u, v, w)``: u v + w with one rounding (LLVM's fma), float32 only: for the k-NN
   screen, whose error bound holds for any rounding of its cross products, never for a
@@ -217,6 +219,37 @@ def store_rounded_lanes(typingctx, array, i, j, value):
 
 
 @intrinsic
+def widened_lanes(typingctx, array, i, j):
+    """A[i, j:j + 8] of a float32 matrix, each value widened to float64 (exactly)."""
+    if not (isinstance(array, types.Array) and array.ndim == 2
+            and array.dtype == types.float32):
+        return None
+
+    def codegen(context, builder, signature, args):
+        narrow_type = ir.VectorType(ir.FloatType(), LANES)
+        pointer = builder.bitcast(
+            vector_pointer(context, builder, signature.args[0], args[0], args[1], args[2]),
+            narrow_type.as_pointer())
+        return builder.fpext(builder.load(pointer, align=4), vector_type(lanes))
+
+    return lanes(array, i, j), codegen
+
+
+@intrinsic
+def at_most_bits_lanes(typingctx, u, v):
+    """Bit l set where u_l <= v_l (false for NaN), as an int64."""
+    if not (u == lanes and v == lanes):
+        return None
+
+    def codegen(context, builder, signature, args):
+        mask = builder.fcmp_ordered("<=", args[0], args[1])
+        bits = builder.bitcast(mask, ir.IntType(LANES))
+        return builder.zext(bits, ir.IntType(64))
+
+    return types.int64(u, v), codegen
+
+
+@intrinsic
 def fused_lanes(typingctx, u, v, w):
     if not (u == lanes32 and v == lanes32 and w == lanes32):
         return None
@@ -341,7 +374,14 @@ if numba.config.DISABLE_JIT:
 
     def transpose(rows):
         return tuple(np.stack(rows).T.copy())
+
+    def widened(A, i, j):
+        return A[i, j:j + LANES].astype(np.float64)
+
+    def at_most_bits(u, v):
+        return sum(1 << lane for lane in range(u.shape[0]) if u[lane] <= v[lane])
 else:
     load, store, splat, fused = load_lanes, store_lanes, splat_lanes, fused_lanes
     lane, lane_sum, float32_values = lane_of, lane_total, float32_lanes
     store_rounded, transpose = store_rounded_lanes, transpose_lanes
+    widened, at_most_bits = widened_lanes, at_most_bits_lanes

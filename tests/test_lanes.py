@@ -194,3 +194,27 @@ def test_knn_runs_as_plain_python_with_the_same_neighbours():
             "print(d.tolist(), i.tolist())\n")
     compiled, plain = compiled_and_plain(code)
     assert plain == compiled and compiled.count("\n") == 1
+
+
+@pytest.mark.fast
+def test_widened_float32_lanes_and_the_bits_of_a_comparison():
+    """``widened``: eight float32 values as float64, exactly; ``at_most_bits``: bit l set
+    where u_l <= v_l, NaN never (their numpy stand-ins run in the k-NN's plain-Python test
+    above)."""
+    import numpy as np
+    from numba import njit
+
+    from refml_fast import _lanes
+
+    def bits_of(A, B, i, j):
+        return _lanes.at_most_bits(_lanes.widened(A, i, j), _lanes.load(B, i, j))
+
+    compiled = njit(bits_of)
+    rng = np.random.default_rng(9)
+    for _ in range(50):
+        A = rng.normal(size=(2, 12)).astype(np.float32)
+        B = A.astype(np.float64) + rng.choice([-1e-9, 0.0, 1e-9], size=(2, 12))
+        B[rng.random((2, 12)) < 0.1] = np.nan
+        expected = sum(1 << lane for lane in range(8)
+                       if float(A[1, 3 + lane]) <= B[1, 3 + lane])
+        assert compiled(A, B, 1, 3) == expected
