@@ -80,7 +80,7 @@ _LAUNCH = threading.Lock()
 # Serial work of SURE_SECONDS or more saves more than the wait costs: no probe (k-NN,
 # 2,000 x 400: 29.6 ms on one core, 15.5 on two, 20-24 when the launch waited; on the Intel
 # machine, right after scikit-learn's k-NN, 3,516 x 784 with k = 50: 21.2 ms serial, 12.9
-# launched, and the launch had waited for 40 ms of work, not 12).  A size of
+# launched; SURE_SECONDS was 40 ms, and that search, about 30, had gone serial).  A size of
 # 1 (the caller's threshold) is about UNIT_SECONDS of serial work unless the caller says so:
 # a caller whose threshold is a fraction of a millisecond must, or it would launch without
 # a probe at a few milliseconds of work and could wait longer than that (the Hessian of
@@ -88,7 +88,7 @@ _LAUNCH = threading.Lock()
 # after scikit-learn's fit: 4.6 ms instead of 0.5).
 PROBE_SLOW, QUIET_FOR, BUSY_FOR, SLOW_LAUNCH_BUSY_FOR = 0.001, 0.02, 0.15, 0.03
 SURE_SECONDS, UNIT_SECONDS = 0.012, 0.005
-PROBES = 3                       # all quick, or busy: a spinning thread is off-core at times
+PROBES = 3                       # a spinning thread is off-core at times: up to three looks
 _QUIET_UNTIL = [0.0]
 _BUSY_UNTIL = [0.0]
 _CHECKED_UNTIL = [0.0]

@@ -106,12 +106,13 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, lower_rows, gap, state, b
     selection keeps its k smallest (``keep_smallest``): O(1) per row on average instead
     of a heap's O(log k), and only the k-th value matters (whichever rows tie at it).
     Past the candidates' capacity the query is flagged for an exhaustive check.  The rows
-    below the threshold are first listed into ``rows_below``, eight rows' lower bounds at
-    a time in lanes (``lower_rows`` is the training rows' lower parts as a 1 x n matrix),
-    the rows below as the bits of a mask and its set bits walked; then only those rows are
-    walked, with the threshold as it falls.  The whole tile had been walked, a branch a row,
-    wherever one row was below (k-NN 3,571 x 32 with k = 15, 714 queries, one core: the
-    search 4.8 -> 4.0 ms, run for run)."""
+    below the threshold are first listed into ``rows_below``: eight rows' lower bounds at a
+    time in lanes (``lower_rows`` is the training rows' lower parts as a 1 x n matrix), the
+    rows below as the bits of a mask, and where a bit is set all eight positions written,
+    the count moved by each bit (no branch a row).  Then only those rows are walked, with
+    the threshold as it falls.  The whole tile had been walked, a branch a row, wherever
+    one row was below (k-NN 3,571 x 32 with k = 15, 714 queries, one core: the search
+    4.8 -> 4.0 ms, run for run)."""
     k, capacity, width = best.shape[1] // 2, candidates.shape[1], lower_tile.shape[0]
     count, n_candidates, threshold = int(state[b, 0]), int(state[b, 1]), state[b, 2]
     kth = state[b, 4]

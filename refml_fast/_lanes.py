@@ -201,6 +201,13 @@ def float32_lanes(typingctx, v):
     return lanes(v), codegen
 
 
+def narrow_pointer(context, builder, signature, args):
+    """A pointer to eight float32 from A[i, j] (A, i, j the intrinsic's first arguments)."""
+    return builder.bitcast(
+        vector_pointer(context, builder, signature.args[0], args[0], args[1], args[2]),
+        ir.VectorType(ir.FloatType(), LANES).as_pointer())
+
+
 @intrinsic
 def store_rounded_lanes(typingctx, array, i, j, value):
     if value != lanes or not (isinstance(array, types.Array) and array.ndim == 2
@@ -208,11 +215,8 @@ def store_rounded_lanes(typingctx, array, i, j, value):
         return None
 
     def codegen(context, builder, signature, args):
-        narrow_type = ir.VectorType(ir.FloatType(), LANES)
-        pointer = builder.bitcast(
-            vector_pointer(context, builder, signature.args[0], args[0], args[1], args[2]),
-            narrow_type.as_pointer())
-        builder.store(builder.fptrunc(args[3], narrow_type), pointer, align=4)
+        pointer = narrow_pointer(context, builder, signature, args)
+        builder.store(builder.fptrunc(args[3], pointer.type.pointee), pointer, align=4)
         return context.get_dummy_value()
 
     return types.none(array, i, j, value), codegen
@@ -226,10 +230,7 @@ def widened_lanes(typingctx, array, i, j):
         return None
 
     def codegen(context, builder, signature, args):
-        narrow_type = ir.VectorType(ir.FloatType(), LANES)
-        pointer = builder.bitcast(
-            vector_pointer(context, builder, signature.args[0], args[0], args[1], args[2]),
-            narrow_type.as_pointer())
+        pointer = narrow_pointer(context, builder, signature, args)
         return builder.fpext(builder.load(pointer, align=4), vector_type(lanes))
 
     return lanes(array, i, j), codegen

@@ -83,16 +83,16 @@ stays in the core's first cache.  Against sums loaded and stored once per four f
 products of 2,000 x 2,000 at d = 400 went 99 -> 119 GMAC/s, most of it from the padding
 (rows 2,048 bytes apart fell into the same sets of the cache and evicted each other); a
 predict of 2,000 x 400 on one core 28.6 -> 20.9 ms, of 5,000 x 1,000 416 -> 315 ms.
-Then each query first counts the tile's
-rows below its running threshold in a loop that vectorises, and only when there are some
-walks the tile keeping the k smallest upper bounds and every row below the threshold
-(which only falls).  The threshold starts at the first tile's bound, plus the gap: its rows
-split into k groups, the largest of the groups' smallest upper bounds (k rows lie at or below
-it), then halved toward the tile's k-th smallest (``_kth_smallest.first_tile_bound``); so
-the first tile is not walked with an infinite threshold (k-NN 12,000 x 20 on one core
-118-126 -> 110-112 ms), nor, for large k, with a third of its rows below it.  At the end, the exact pass goes over those few rows, re-filtered
-with the final threshold.  A query with more than max(1024, 16 k) such rows (many exact ties,
-duplicates) is simply checked exhaustively.
+Then each query first lists the tile's
+rows below its running threshold, eight at a time in lanes, and walks only those, keeping
+the k smallest upper bounds and every row below the threshold (which only falls).  The
+threshold starts at the first tile's bound, plus the gap: its rows split into k groups, the
+largest of the groups' smallest upper bounds (k rows lie at or below it), then halved
+toward the tile's k-th smallest (``_kth_smallest.first_tile_bound``); so the first tile is
+not walked with an infinite threshold (k-NN 12,000 x 20 on one core 118-126 -> 110-112 ms),
+nor, for large k, with a third of its rows below it.  At the end, the exact pass goes over
+those few rows, re-filtered with the final threshold.  A query with more than
+max(1024, 16 k) such rows (many exact ties, duplicates) is simply checked exhaustively.
 """
 
 import numba
