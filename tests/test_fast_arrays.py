@@ -55,6 +55,37 @@ def test_non_finite_tells_nan_and_infinity_apart_like_numpy():
             assert has_infinity == expected_infinity
 
 
+@pytest.mark.fast
+def test_integer_labels_are_encoded_as_numpys_unique_encodes_them():
+    """``encode_integer_labels``: the same classes (the same Python values and types) and
+    codes as np.unique, for every integer width, signed and unsigned, ranges counted in
+    O(n) and ranges too wide for it (and uint64 labels past int64), and bools."""
+    import numpy as np
+
+    from refml_fast._arrays import encode_integer_labels
+
+    rng = np.random.default_rng(12)
+    dtypes = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+              np.uint64, np.bool_]
+    for trial in range(900):
+        dtype, n = dtypes[trial % len(dtypes)], int(rng.integers(1, 200))
+        if dtype == np.bool_:
+            y = rng.integers(0, 2, size=n).astype(bool)
+        else:
+            info = np.iinfo(dtype)
+            spread = int(rng.choice([1, 3, 100, 10 ** 6, 2 ** 62]))
+            lowest, highest = max(int(info.min), -2 ** 62), min(int(info.max), 2 ** 62)
+            base = int(rng.integers(lowest, max(lowest + 1, highest - spread)))
+            y = np.clip(base + rng.integers(0, spread, size=n), info.min, info.max).astype(dtype)
+            if dtype == np.uint64 and trial % 2:
+                y = y + np.uint64(2 ** 63)                  # past int64: np.unique's path
+        classes, codes = encode_integer_labels(y)
+        expected, inverse = np.unique(y, return_inverse=True)
+        assert classes == expected.tolist()
+        assert [type(c) for c in classes] == [type(c) for c in expected.tolist()]
+        assert codes.dtype == np.int64 and codes.tolist() == inverse.reshape(-1).tolist()
+
+
 def test_largest_magnitude_is_the_plain_loops_maximum():
     from refml_fast.least_squares import largest_magnitude
 
