@@ -94,8 +94,8 @@ def cross_group(T, rows, tile, acc, a, t0, first, stop):
 
 
 @kernel(refcounts=False)
-def screen_tile(acc, g, start, upper_tile, lower_tile, lower_rows, gap, state, b, best,
-                candidates, candidate_lower, rows_below):
+def screen_tile(acc, g, start, upper_tile, lower_rows, gap, state, b, best, candidates,
+                candidate_lower, rows_below):
     """Query b of the block (row g of acc) against one tile: keep every row whose lower
     bound is below the running threshold, and the upper bounds that may be among the k
     smallest.  The threshold is the k-th smallest upper bound kept, plus the gap.
@@ -113,7 +113,7 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, lower_rows, gap, state, b
     the threshold as it falls.  The whole tile had been walked, a branch a row, wherever
     one row was below (k-NN 3,571 x 32 with k = 15, 714 queries, one core: the search
     4.8 -> 4.0 ms, run for run)."""
-    k, capacity, width = best.shape[1] // 2, candidates.shape[1], lower_tile.shape[0]
+    k, capacity, width = best.shape[1] // 2, candidates.shape[1], upper_tile.shape[0]
     count, n_candidates, threshold = int(state[b, 0]), int(state[b, 1]), state[b, 2]
     kth = state[b, 4]
     hits = 0
@@ -128,11 +128,11 @@ def screen_tile(acc, g, start, upper_tile, lower_tile, lower_rows, gap, state, b
                 hits += (bits >> lane) & 1
     for t in range(whole, width):
         rows_below[hits] = t
-        hits += lower_tile[t] - 2.0 * acc[g, t] <= threshold
+        hits += lower_rows[0, start + t] - 2.0 * acc[g, t] <= threshold
     for h in range(hits):
         t = rows_below[h]
         twice_cross = 2.0 * acc[g, t]
-        lower = lower_tile[t] - twice_cross
+        lower = lower_rows[0, start + t] - twice_cross
         if lower <= threshold:
             if n_candidates == capacity:
                 state[b, 3] = 1.0
@@ -293,7 +293,7 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
         for start in range(0, n_train, TILE):
             stop = min(n_train, start + TILE)
             tile = tiles[start // TILE]
-            upper_tile, lower_tile = z_upper[start:stop], z_lower[start:stop]
+            upper_tile = z_upper[start:stop]
             n_block = min(BLOCK, n_queries - first)
             acc[:] = 0.0
             for b in range(BLOCK):
@@ -306,9 +306,8 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
                     state[b, 4] = first_tile_bound(acc, b, upper_tile, k, values)
                     state[b, 2] = state[b, 4] + gap[first + b]
                 if not exhaustive[first + b] and state[b, 3] == 0.0:
-                    screen_tile(acc, b, start, upper_tile, lower_tile, lower_rows,
-                                gap[first + b], state, b, best, candidates, candidate_lower,
-                                rows_below)
+                    screen_tile(acc, b, start, upper_tile, lower_rows, gap[first + b], state,
+                                b, best, candidates, candidate_lower, rows_below)
         for b in range(min(BLOCK, n_queries - first)):
             r = first + b
             if state[b, 0] > k:  # the final threshold from the k smallest upper bounds kept
