@@ -93,6 +93,8 @@ _QUIET_UNTIL = [0.0]
 _BUSY_UNTIL = [0.0]
 _CHECKED_UNTIL = [0.0]
 _SHARED = [False]                # the last look found a thread outside the pool running
+_HELD_UNTIL = [0.0]              # other threads held cores during a launch: serial until then
+HELD_FOR = 0.05
 CHECK_EVERY, SHARED_SECONDS = 0.002, 0.005
 MAX_THREADS_READ = 64            # about 5 us a thread
 _WARM = [False]                  # the empty launch compiled (or loaded) and the threads up
@@ -112,15 +114,22 @@ def run_parallel(parallel, serial, size, *args, unit_seconds=UNIT_SECONDS):
     once, as refml_fast's ensembles would with members such as GaussianNB or
     LogisticRegression fitted on threads.  A thread that finds a launch under way runs the
     serial twin instead of waiting.  So does a launch while the cores are busy
-    (``cores_free``).
+    (``cores_free``), and all work, however large, while another library's threads hold
+    cores (``note_held_cores``).
     """
     if size >= 1 and _LAUNCH.acquire(blocking=False):
         try:
             seconds = size * unit_seconds
-            if seconds >= SURE_SECONDS or cores_free(seconds):
+            held = time.perf_counter() < _HELD_UNTIL[0]
+            if not held and (seconds >= SURE_SECONDS or cores_free(seconds)):
+                before = foreign_run_seconds() if seconds >= SHARED_SECONDS else None
                 start = time.perf_counter()
                 result = parallel(*args)
-                note_launch(parallel, size, time.perf_counter() - start)
+                elapsed = time.perf_counter() - start
+                note_launch(parallel, size, elapsed)
+                if before is not None and note_held_cores(before, foreign_run_seconds(),
+                                                          elapsed):
+                    compile_twin(serial, args)   # the next calls run it: compile it now
                 return result
         finally:
             _LAUNCH.release()
@@ -154,6 +163,48 @@ def note_launch(parallel, size, seconds):
         _FASTEST[parallel] = per_unit
     elif seconds > 2.0 * best * size + PROBE_SLOW:
         _BUSY_UNTIL[0] = time.perf_counter() + SLOW_LAUNCH_BUSY_FOR
+
+
+def note_held_cores(before, after, elapsed):
+    """After a launch of ``elapsed`` seconds: when threads outside Numba's pool ran for more
+    than (threads - 1.5) x ``elapsed`` seconds meanwhile (``before`` and ``after``: their
+    run times), they held the cores that the pool's threads were meant to have, and every
+    launch runs serial for HELD_FOR seconds (True then).
+
+    Seen on 2 cores: OpenBLAS's thread of scipy spins on one core for ~0.1 s after each
+    BLAS call (scikit-learn's LogisticRegression makes such calls) without giving it up; a
+    woken pool thread then joins the calling thread on the other core, and the two share
+    it.  k-NN 9,502 x 32 right after that fit: 16-23 ms launched, 7.8 serial (4.5 launched
+    on free cores).  A thread that spins but hands its core over (numpy's OpenBLAS after a
+    matrix product, as measured here) runs little during the launch and holds nothing."""
+    shared = sum(after[tid] - before[tid] for tid in after if tid in before)
+    if shared <= (numba.get_num_threads() - 1.5) * elapsed:
+        return False
+    _HELD_UNTIL[0] = time.perf_counter() + HELD_FOR
+    return True
+
+
+def foreign_run_seconds():
+    """{thread id: seconds on a core so far} for this process's threads other than this one
+    and Numba's pool (/proc/self/task/*/schedstat); empty where ``foreign_threads_running``
+    would look at nothing."""
+    if not _POOL:
+        return {}
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return {}
+    if len(tids) > MAX_THREADS_READ:
+        return {}
+    me, seconds = str(threading.get_native_id()), {}
+    for tid in tids:
+        if tid != me and tid not in _POOL:
+            try:
+                with open("/proc/self/task/" + tid + "/schedstat", "rb") as stats:
+                    seconds[tid] = int(stats.read().split()[0]) * 1e-9
+            except (OSError, ValueError, IndexError):
+                pass
+    return seconds
 
 
 def cores_free(seconds=0.0):

@@ -399,6 +399,82 @@ def test_a_launch_far_slower_than_its_best_marks_the_cores_busy(monkeypatch):
 
 
 @pytest.mark.fast
+def test_threads_that_held_the_cores_during_a_launch_send_all_work_serial(monkeypatch):
+    """``note_held_cores``: threads outside the pool that ran more than (threads - 1.5) x
+    the launch's seconds meanwhile held the cores; every launch, large work included, then
+    runs the serial twin for HELD_FOR seconds, and that twin is compiled at once."""
+    import time
+
+    import numba
+
+    from refml_fast import _config
+
+    monkeypatch.setattr(_config, "_HELD_UNTIL", [0.0])
+    monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
+    threads = numba.get_num_threads()
+    limit = (threads - 1.5) * 0.010
+    assert not _config.note_held_cores({"7": 1.0}, {"7": 1.0 + 0.9 * limit}, 0.010)
+    assert _config._HELD_UNTIL[0] == 0.0
+    assert not _config.note_held_cores({"7": 1.0}, {"8": 5.0}, 0.010)   # 7 ended, 8 is new
+    assert _config.note_held_cores({"7": 1.0, "8": 2.0},
+                                   {"7": 1.0 + 0.6 * limit + 0.001, "8": 2.0 + 0.5 * limit},
+                                   0.010)
+    assert _config._HELD_UNTIL[0] > time.perf_counter() + 0.5 * _config.HELD_FOR
+
+    ran, compiled = [], []
+    monkeypatch.setattr(_config, "compile_twin", lambda twin, args: compiled.append(twin))
+    parallel, serial = (lambda: ran.append("parallel")), (lambda: ran.append("serial"))
+    sure = 2 * _config.SURE_SECONDS / _config.UNIT_SECONDS
+    _config.run_parallel(parallel, serial, sure)
+    assert ran.pop() == "serial"                                # held: even large work
+    monkeypatch.setattr(_config, "_HELD_UNTIL", [0.0])
+    reads = iter([{"7": 0.0}, {"7": 10.0}])                     # 7 ran throughout
+    monkeypatch.setattr(_config, "foreign_run_seconds", lambda: next(reads))
+    compiled.clear()
+    _config.run_parallel(parallel, serial, sure)
+    assert ran.pop() == "parallel" and compiled == [serial]
+    assert _config._HELD_UNTIL[0] > time.perf_counter()
+    _config.run_parallel(parallel, serial, sure)
+    assert ran.pop() == "serial"
+
+
+@pytest.mark.fast
+def test_foreign_run_seconds_reads_the_run_time_of_a_busy_thread():
+    """``foreign_run_seconds`` reads each foreign thread's time on a core from
+    /proc/self/task/*/schedstat: a thread that spins for 50 ms shows about that much."""
+    import os
+    import threading
+    import time
+
+    from refml_fast import _config
+
+    if not os.path.exists("/proc/self/task") or _config.THREAD_ID is None:
+        pytest.skip("no /proc or gettid: nothing is read (the rule is then off)")
+    _config.empty_launch()
+    started, stop = threading.Event(), threading.Event()
+
+    def spin():
+        started.set()
+        while not stop.is_set():
+            pass
+
+    worker = threading.Thread(target=spin)
+    worker.start()
+    started.wait()
+    try:
+        before = _config.foreign_run_seconds()
+        time.sleep(0.05)
+        after = _config.foreign_run_seconds()
+    finally:
+        stop.set()
+        worker.join()
+    tid = str(worker.native_id)
+    assert tid in before and str(threading.get_native_id()) not in before
+    assert 0.01 < after[tid] - before[tid] < 1.0
+    assert not set(before) & _config._POOL
+
+
+@pytest.mark.fast
 def test_openmp_is_numbas_first_threading_layer_unless_the_user_chose_one():
     """Importing refml_fast puts OpenMP first among Numba's threading layers (TBB, which
     scikit-learn-intelex brings, left the pool's worker unrecorded), and leaves the order
