@@ -340,46 +340,38 @@ def test_fast_gives_the_identical_coefficients_and_trajectory():
 
 
 @pytest.mark.fast
-@pytest.mark.parametrize("n", [201, 400])
-def test_fast_cyclic_pairs_and_single_rows_give_the_same_floats(n):
-    """refml_fast's cyclic order goes two rows at a time while a pass has a mistake in at
-    least every 16 rows, and row by row after a quieter pass.  Flipped labels keep the
-    mistakes frequent; a clean linear rule makes them rare after the first pass; odd n
-    leaves the last row of a pass alone.  Every update must match refml's, and the data
-    must really reach both ways (counted on refml's passes)."""
+@pytest.mark.parametrize("kind", ["whole numbers", "gaussian", "large"])
+def test_fast_mistakes_decided_in_lanes_or_in_refmls_order_give_the_same_floats(kind):
+    """refml_fast decides a mistake from a sum in lanes when its sign is sure, else from
+    refml's sum (``_sure_sign``).  Whole numbers make margins of exactly 0 (refml's path,
+    counted below on refml's trajectory); Gaussian rows are nearly all decided in lanes; a
+    matrix of 2^20 entries also asks for rows ahead (``prefetch_row``).  Labels flipped at
+    random keep the mistakes frequent.  With the early stop on, a mistake's margin is
+    refml's float too.  Every update and the counts must match refml's."""
     import refml
     import refml_fast
     from refml._random import Generator
 
-    g = Generator(n)
-    w = [g.normal() for _ in range(6)]
-    X = []
-    while len(X) < n:   # rows at least 0.5 from the rule's boundary
-        x = [g.normal() for _ in range(6)]
-        if abs(sum(a * b for a, b in zip(w, x)) + 0.3) > 0.5:
-            X.append(x)
-    clean = [int(sum(a * b for a, b in zip(w, x)) + 0.3 > 0) for x in X]
-    switched = 0
-    noisy = [1 - c if g.random() < 0.15 else c for c in clean]
-    for y, frequent in ((noisy, True), (clean, False)):
-        for schedule in ("constant", "decreasing"):
-            for fit_intercept in (True, False):
-                params = dict(order="cyclic", schedule=schedule, fit_intercept=fit_intercept,
-                              max_iter=8, tol=None, store_trajectory=True)
-                a = fit_quietly(refml.Perceptron(**params), X, y)
-                b = fit_quietly(refml_fast.Perceptron(**params), X, y)
-                assert b.coef_.tolist() == a.coef_ and b.intercept_ == a.intercept_
-                assert b.trajectory_.tolist() == a.trajectory_
-                assert (b.n_mistakes_, b.n_iter_) == (a.n_mistakes_, a.n_iter_)
-                total = [0] + [fit_quietly(refml.Perceptron(**dict(params, max_iter=k)), X,
-                                           y).n_mistakes_ for k in range(1, 9)]
-                per_pass = [later - earlier for earlier, later in zip(total, total[1:])]
-                quiet = [m < n / 16 for m in per_pass]
-                if frequent:   # every pass pairs its rows
-                    assert not any(quiet)
-                # a quiet pass, then a row-by-row pass that still updates
-                switched += any(q and m > 0 for q, m in zip(quiet, per_pass[1:]))
-    assert switched >= 2
+    g = Generator(len(kind))
+    n, d = (65_536, 16) if kind == "large" else (300, 6)
+    w = [g.normal() for _ in range(d)]
+    X = [[float(round(2 * g.normal())) if kind == "whole numbers" else g.normal()
+          for _ in range(d)] for _ in range(n)]
+    y = [int(sum(a * b for a, b in zip(w, x)) + 0.3 > 0) ^ (g.random() < 0.15) for x in X]
+    for tol, fit_intercept in ((None, True), (1e-3, False), (1e-3, True)):
+        params = dict(order="cyclic", fit_intercept=fit_intercept, tol=tol,
+                      max_iter=2 if kind == "large" else 8, store_trajectory=kind != "large")
+        a = fit_quietly(refml.Perceptron(**params), X, y)
+        b = fit_quietly(refml_fast.Perceptron(**params), X, y)
+        assert b.coef_.tolist() == a.coef_ and b.intercept_ == a.intercept_
+        assert (b.n_mistakes_, b.n_iter_) == (a.n_mistakes_, a.n_iter_)
+        if kind != "large":
+            assert b.trajectory_.tolist() == a.trajectory_
+    if kind == "whole numbers":   # margins of exactly 0 met on the way: refml's path ran
+        theta = a.trajectory_
+        zeros = sum(sum(t * v for t, v in zip(theta[k], [1.0] + x)) == 0.0
+                    for k in range(min(len(theta), 40)) for x in X[:50])
+        assert zeros >= 20
 
 
 def test_mistake_bound_and_the_perceptron_share_their_intercept_default(lib):
