@@ -12,7 +12,9 @@ Each workload is a module in ``benchmarks/workloads`` defining ``WORKLOAD``, a d
 ``name``, ``description``, ``make_data(scale) -> data``, ``fast(data)`` and
 ``sklearn(data)`` (each doing the whole fit + predict of the workload and returning
 the predictions), and optionally ``refml(data)`` for the pure-Python package.
-All timings are taken in this one process on the same data.  The Numba cache is turned off
+All timings are taken in this one process on the same data, each side's after a rest of
+SETTLE_SECONDS (another library's threads still spinning from the call before otherwise
+share the cores with it).  The Numba cache is turned off
 here, so the first call of ``fast`` includes compilation: compile time is reported as
 first call minus the median of the later calls, apart from run time.  The ratio is
 refml_fast median / scikit-learn median (below 1.0: refml_fast is faster).
@@ -47,8 +49,19 @@ def timed(function, data):
     return time.perf_counter() - start, result
 
 
+# Seconds of rest before each side's first call.  OpenBLAS's threads spin on the cores for
+# about 0.1 s after a BLAS call (scikit-learn's LogisticRegression makes many), and
+# whichever side ran next shared the cores with them: on 2 cores, k-NN 1,165 x 784 (k = 1)
+# and a linear SVC of 8,215 x 55 each took about twice their time right after scikit-learn's
+# multinomial fit (probe seeds 19 and 24: 1.27 and 1.08, against 0.66-0.71 and 0.55 when
+# run apart).  Both sides rest alike, so each is timed on its own work.
+SETTLE_SECONDS = 0.25
+
+
 def measure(function, data, repeat):
-    """(first call seconds, median of ``repeat`` later calls, last result)."""
+    """(first call seconds, median of ``repeat`` later calls, last result), after
+    SETTLE_SECONDS of rest."""
+    time.sleep(SETTLE_SECONDS)
     first, result = timed(function, data)
     runs = []
     for _ in range(repeat):
