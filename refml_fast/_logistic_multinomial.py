@@ -6,12 +6,15 @@ entry, from 0.0; then the blocks' sums in order.  Here each block is one task fo
 in runs of SUB samples with refml's floats: the scores (``run_scores``), each sample's loss
 term and residuals P_ik - 1{y_i = k} (``run_terms``), then every gradient entry (k, j)
 carried on over the run's samples in order (``run_gradient``), in lanes (``_lanes``).
-The blocks' sums are added in order on one thread (``add_blocks``).  The one-thread twin
-computes the same values.
+The blocks' sums are added in order on one thread (``add_blocks``).  With fewer blocks
+than the threads can share evenly, every sample's residuals and loss term are computed
+first, in even shares of runs, and each block's sums after (``runs_parallel``).  The
+one-thread twin computes the same values.
 """
 
 import math
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -71,28 +74,28 @@ def run_scores(columns, theta_t, n_free, p, Z):
 
 
 @kernel(refcounts=False)
-def run_gradient(rows, residuals, m, sums):
-    """sums[k, j] += residual_sk x~_sj for the run's samples s = 0..m-1 in order: two
-    classes by 32 columns of sums stay in lanes while the samples pass (eight columns at
-    the end of a row)."""
+def run_gradient(rows, residuals, base, m, sums):
+    """sums[k, j] += residual_sk x~_sj for the run's samples s = 0..m-1 in order (their
+    residuals in rows base..base+m-1 of ``residuals``): two classes by 32 columns of sums
+    stay in lanes while the samples pass (eight columns at the end of a row)."""
     width = rows.shape[1]
     for k in range(0, sums.shape[0], 2):
         j = 0
         while j + 4 * LANES <= width:
-            gradient_tile_32(rows, residuals, m, sums, k, j)
+            gradient_tile_32(rows, residuals, base, m, sums, k, j)
             j += 4 * LANES
         while j < width:
             a, b = load(sums, k, j), load(sums, k + 1, j)
             for s in range(m):
                 x = load(rows, s, j)
-                a = a + splat(residuals[s, k]) * x
-                b = b + splat(residuals[s, k + 1]) * x
+                a = a + splat(residuals[base + s, k]) * x
+                b = b + splat(residuals[base + s, k + 1]) * x
             store(sums, k, j, a), store(sums, k + 1, j, b)
             j += LANES
 
 
 @kernel(inline=True, refcounts=False)
-def gradient_tile_32(rows, residuals, m, sums, k, j):
+def gradient_tile_32(rows, residuals, base, m, sums, k, j):
     """``run_gradient`` on classes k, k+1 and columns j..j+31: eight sets of lanes."""
     a0, a1, a2, a3 = (load(sums, k, j), load(sums, k, j + LANES),
                       load(sums, k, j + 2 * LANES), load(sums, k, j + 3 * LANES))
@@ -101,7 +104,7 @@ def gradient_tile_32(rows, residuals, m, sums, k, j):
     for s in range(m):
         x0, x1 = load(rows, s, j), load(rows, s, j + LANES)
         x2, x3 = load(rows, s, j + 2 * LANES), load(rows, s, j + 3 * LANES)
-        r, q = splat(residuals[s, k]), splat(residuals[s, k + 1])
+        r, q = splat(residuals[base + s, k]), splat(residuals[base + s, k + 1])
         a0, a1, a2, a3 = a0 + r * x0, a1 + r * x1, a2 + r * x2, a3 + r * x3
         b0, b1, b2, b3 = b0 + q * x0, b1 + q * x1, b2 + q * x2, b3 + q * x3
     store(sums, k, j, a0), store(sums, k, j + LANES, a1)
@@ -111,9 +114,10 @@ def gradient_tile_32(rows, residuals, m, sums, k, j):
 
 
 @kernel(refcounts=False)
-def run_terms(codes, start, m, n_free, Z, E, M, T, residuals, data_loss):
-    """The run's residuals P_ik - 1{y_i = k} (row s of ``residuals``); returns data_loss
-    plus its loss terms log(1 + sum_k e^{z_k}) - z_y, added one by one in sample order.
+def run_terms(codes, start, m, n_free, Z, E, M, T, residuals, terms, base):
+    """The run's residuals P_ik - 1{y_i = k} and loss terms log(1 + sum_k e^{z_k}) - z_y
+    (row base + s of ``residuals``, entry base + s of ``terms``), for the caller to add up
+    in sample order.
 
     ``probabilities_from_scores``'s steps for the whole run at once, each a loop over the
     samples that vectorises (the largest score M, the exponents, the totals T summed over
@@ -144,10 +148,9 @@ def run_terms(codes, start, m, n_free, Z, E, M, T, residuals, data_loss):
     for s in range(m):
         y = codes[start + s]
         z_y = Z[y - 1, s] if y > 0 else 0.0
-        data_loss += (M[s] + math.log(T[s])) - z_y
+        terms[base + s] = (M[s] + math.log(T[s])) - z_y
         for k in range(n_free):
-            residuals[s, k] = E[k + 1, s] - (1.0 if y == k + 1 else 0.0)
-    return data_loss
+            residuals[base + s, k] = E[k + 1, s] - (1.0 if y == k + 1 else 0.0)
 
 
 @kernel
@@ -174,14 +177,17 @@ def block_sums(X, codes, theta_t, n_free, fit_intercept, first, end, gradient):
     T = np.empty(SUB)
     pairs = (n_free + 1) // 2 * 2
     residuals = np.zeros((SUB, pairs))
+    terms = np.empty(SUB)
     sums = np.zeros((pairs, width))
     data_loss = 0.0
     for start in range(first, end, SUB):
         m = min(SUB, end - start)
         pack_run(X, fit_intercept, start, m, rows, columns)
         run_scores(columns, theta_t, n_free, p, Z)
-        data_loss = run_terms(codes, start, m, n_free, Z, E, M, T, residuals, data_loss)
-        run_gradient(rows, residuals, m, sums)
+        run_terms(codes, start, m, n_free, Z, E, M, T, residuals, terms, 0)
+        for s in range(m):
+            data_loss += terms[s]
+        run_gradient(rows, residuals, 0, m, sums)
     for k in range(n_free):
         for j in range(p):
             gradient[k * p + j] = sums[k, j]
@@ -204,12 +210,85 @@ def blocks_parallel(X, codes, theta_t, n_free, fit_intercept, losses, gradients)
                                min(n, (b + 1) * SUM_BLOCK), gradients[b])
 
 
+@kernel
+def runs_terms(X, codes, theta_t, n_free, fit_intercept, first_run, stop_run, residuals,
+               terms):
+    """Phase one of ``runs_parallel``: the residuals and loss terms of the samples of runs
+    first_run..stop_run-1 (SUB samples each), at their samples' rows; ``block_sums``'s
+    floats."""
+    n, d = X.shape
+    p = d + (1 if fit_intercept else 0)
+    width = (p + LANES - 1) // LANES * LANES
+    rows = np.empty((SUB, width))
+    columns = np.empty((width, SUB))
+    Z = np.empty((n_free, SUB))
+    E = np.empty((n_free + 1, SUB))
+    M = np.empty(SUB)
+    T = np.empty(SUB)
+    for run in range(first_run, stop_run):
+        start = run * SUB
+        m = min(SUB, n - start)
+        pack_run(X, fit_intercept, start, m, rows, columns)
+        run_scores(columns, theta_t, n_free, p, Z)
+        run_terms(codes, start, m, n_free, Z, E, M, T, residuals, terms, start)
+
+
+@kernel
+def block_totals(X, fit_intercept, residuals, terms, first, end, gradient):
+    """Phase two: ``block_sums``'s loss sum and gradient over samples first..end-1 from the
+    residuals and terms of phase one, added in sample order as ``block_sums`` adds them."""
+    p = X.shape[1] + (1 if fit_intercept else 0)
+    width = (p + LANES - 1) // LANES * LANES
+    rows = np.empty((SUB, width))
+    columns = np.empty((width, SUB))
+    sums = np.zeros((residuals.shape[1], width))
+    data_loss = 0.0
+    for start in range(first, end, SUB):
+        m = min(SUB, end - start)
+        pack_run(X, fit_intercept, start, m, rows, columns)
+        for s in range(m):
+            data_loss += terms[start + s]
+        run_gradient(rows, residuals, start, m, sums)
+    for k in range(gradient.shape[0] // p):
+        for j in range(p):
+            gradient[k * p + j] = sums[k, j]
+    return data_loss
+
+
+@kernel(parallel=True)
+def runs_parallel(X, codes, theta_t, n_free, fit_intercept, losses, gradients, residuals,
+                  terms, n_tasks):
+    """``blocks_serial``'s values when the blocks are fewer than the threads can share
+    evenly (n = 4,620 makes blocks of 2,048, 2,048 and 524: one thread had 89% of the
+    work).  First every sample's residuals and loss term, runs of SUB samples dealt out in
+    ``n_tasks`` even shares (each sample's floats do not depend on who computes them);
+    then each block's sums in sample order, a block a task (``block_totals``), where only
+    the additions are left."""
+    n = X.shape[0]
+    n_runs = (n + SUB - 1) // SUB
+    for task in prange(n_tasks):
+        runs_terms(X, codes, theta_t, n_free, fit_intercept, task * n_runs // n_tasks,
+                   (task + 1) * n_runs // n_tasks, residuals, terms)
+    for b in prange(losses.shape[0]):
+        losses[b] = block_totals(X, fit_intercept, residuals, terms, b * SUM_BLOCK,
+                                 min(n, (b + 1) * SUM_BLOCK), gradients[b])
+
+
+def runs_serial(X, codes, theta_t, n_free, fit_intercept, losses, gradients, residuals,
+                terms, n_tasks):
+    """``runs_parallel``'s twin on this thread: ``blocks_serial``, the same values."""
+    blocks_serial(X, codes, theta_t, n_free, fit_intercept, losses, gradients)
+
+
 EXP_COST = 16
 # Units of work (below) from which the blocks go to the threads: about 0.3 ms on one core
 # (0.8 ns a unit measured), where two threads already save more than a launch costs
 # (20,000 x 2 with three classes: 0.61 -> 0.33 ms).  The launch guard (``run_parallel``)
 # keeps them on one thread while the cores are busy.
 PARALLEL_UNITS, PARALLEL_SECONDS = 400_000, 0.0003
+# From this many blocks a thread, the blocks themselves are shared (``blocks_parallel``);
+# with fewer, every sample's terms first (``runs_parallel``).
+EVEN_BLOCKS = 4
 
 
 def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
@@ -220,9 +299,17 @@ def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
     losses = np.empty(n_blocks)
     gradients = np.empty((n_blocks, gradient.shape[0]))
     # A score costs d + 1 multiply-adds and its exponential about EXP_COST more.
-    size = (n_blocks > 1) * n * n_free * (X.shape[1] + 1 + EXP_COST) / PARALLEL_UNITS
+    size = n * n_free * (X.shape[1] + 1 + EXP_COST) / PARALLEL_UNITS
     theta_t = np.ascontiguousarray(theta.reshape(n_free, -1).T)
-    run_parallel(blocks_parallel, blocks_serial, size, X, codes, theta_t, n_free,
-                 fit_intercept, losses, gradients, unit_seconds=PARALLEL_SECONDS)
+    threads = numba.get_num_threads()
+    if n_blocks >= EVEN_BLOCKS * threads or size < 1:
+        run_parallel(blocks_parallel, blocks_serial, size, X, codes, theta_t, n_free,
+                     fit_intercept, losses, gradients, unit_seconds=PARALLEL_SECONDS)
+    else:
+        residuals = np.empty((n, (n_free + 1) // 2 * 2))
+        residuals[:, n_free:] = 0.0          # the pair's padding column, never written
+        run_parallel(runs_parallel, runs_serial, size, X, codes, theta_t, n_free,
+                     fit_intercept, losses, gradients, residuals, np.empty(n), threads,
+                     unit_seconds=PARALLEL_SECONDS)
     return add_blocks(losses, gradients, theta, n_free, X.shape[1], fit_intercept, alpha, n,
                       gradient)

@@ -555,3 +555,59 @@ def test_a_fit_through_the_threaded_objective_is_refmls():
     assert fast.n_iter_ == reference.n_iter_
     assert fast.coef_.tolist() == np.asarray(reference.coef_).tolist()
     assert np.asarray(fast.intercept_).tolist() == np.asarray(reference.intercept_).tolist()
+
+
+@pytest.mark.fast
+def test_the_multinomial_terms_shared_by_runs_give_the_blocks_sums(monkeypatch):
+    """With fewer blocks of samples than the threads can share evenly, ``runs_parallel``
+    computes every sample's residuals and loss term in even shares of runs, then each
+    block's sums in sample order: the same bytes as ``blocks_serial`` for one to seven
+    blocks, odd and even numbers of free classes, with and without the intercept, and a
+    fit through it is refml's."""
+    import numba
+    import numpy as np
+
+    import refml
+    import refml_fast
+    from refml_fast import _logistic_multinomial as multinomial
+
+    rng = np.random.default_rng(12)
+    block = multinomial.SUM_BLOCK
+    for n, d, n_classes, fit_intercept in ((1, 1, 3, True), (63, 4, 4, False),
+                                           (block, 9, 12, True), (block + 1, 2, 5, True),
+                                           (2 * block + 524, 5, 12, False),
+                                           (7 * block - 3, 17, 3, True)):
+        X = rng.normal(size=(n, d)) * rng.choice([0.01, 1.0, 30.0], size=d)
+        codes = rng.integers(0, n_classes, size=n)
+        n_free, p = n_classes - 1, d + fit_intercept
+        theta_t = np.ascontiguousarray(rng.normal(size=(n_free, p)).T)
+        n_blocks = (n + block - 1) // block
+        losses, gradients = np.empty(n_blocks), np.empty((n_blocks, n_free * p))
+        multinomial.blocks_serial(X, codes, theta_t, n_free, fit_intercept, losses, gradients)
+        for tasks in (1, 2, 3, numba.get_num_threads()):
+            shared_losses, shared = np.empty(n_blocks), np.empty((n_blocks, n_free * p))
+            residuals = np.full((n, (n_free + 1) // 2 * 2), np.nan)
+            residuals[:, n_free:] = 0.0
+            multinomial.runs_parallel(X, codes, theta_t, n_free, fit_intercept,
+                                      shared_losses, shared, residuals, np.empty(n), tasks)
+            assert shared_losses.tobytes() == losses.tobytes(), (n, tasks)
+            assert shared.tobytes() == gradients.tobytes(), (n, tasks)
+    from refml_fast import _config
+
+    calls = []
+    original = multinomial.runs_parallel
+
+    def counted(*args):
+        calls.append(args[0].shape[0])
+        return original(*args)
+
+    monkeypatch.setattr(multinomial, "runs_parallel", counted)
+    monkeypatch.setattr(_config, "SURE_SECONDS", 0.0)     # launch, whatever the cores do
+    monkeypatch.setattr(_config, "_HELD_UNTIL", [0.0])
+    X = rng.normal(size=(6_000, 4))
+    y = rng.integers(0, 8, size=6_000)
+    fast = refml_fast.LogisticRegression(max_iter=8).fit(X, y)
+    reference = refml.LogisticRegression(max_iter=8).fit(X.tolist(), y.tolist())
+    assert calls and set(calls) == {6_000}
+    assert fast.coef_.tolist() == np.asarray(reference.coef_).tolist()
+    assert np.asarray(fast.intercept_).tolist() == np.asarray(reference.intercept_).tolist()
