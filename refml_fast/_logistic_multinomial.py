@@ -154,6 +154,26 @@ def run_terms(codes, start, m, n_free, Z, E, M, T, residuals, terms, base):
 
 
 @kernel
+def run_scratch(X, n_free, fit_intercept):
+    """(p, width, rows, columns, Z, E, M, T): the sizes and the scratch arrays of a run."""
+    p = X.shape[1] + (1 if fit_intercept else 0)
+    width = (p + LANES - 1) // LANES * LANES
+    return (p, width, np.empty((SUB, width)), np.empty((width, SUB)),
+            np.empty((n_free, SUB)), np.empty((n_free + 1, SUB)), np.empty(SUB),
+            np.empty(SUB))
+
+
+@kernel(inline=True)
+def terms_of_run(X, codes, theta_t, n_free, fit_intercept, start, m, rows, columns, Z, E, M,
+                 T, residuals, terms, base):
+    """The residuals and loss terms of samples start..start+m-1 (rows base.. of
+    ``residuals`` and ``terms``), with the run packed in ``rows`` and ``columns``."""
+    pack_run(X, fit_intercept, start, m, rows, columns)
+    run_scores(columns, theta_t, n_free, X.shape[1] + (1 if fit_intercept else 0), Z)
+    run_terms(codes, start, m, n_free, Z, E, M, T, residuals, terms, base)
+
+
+@kernel
 def block_sums(X, codes, theta_t, n_free, fit_intercept, first, end, gradient):
     """refml's ``block_sums`` over samples first..end-1: returns the loss sum and writes
     gradient[k p + j] = sum_i residual_ik x~_ij (i in order, from 0.0).
@@ -166,15 +186,7 @@ def block_sums(X, codes, theta_t, n_free, fit_intercept, first, end, gradient):
     sample order.  The padding's products are never read.  Against scores and sums
     loaded and stored a sample at a time, one core, 2,499 x 85 with four classes: an
     objective and gradient 0.39 -> 0.27 ms."""
-    d = X.shape[1]
-    p = d + (1 if fit_intercept else 0)
-    width = (p + LANES - 1) // LANES * LANES
-    rows = np.empty((SUB, width))
-    columns = np.empty((width, SUB))
-    Z = np.empty((n_free, SUB))
-    E = np.empty((n_free + 1, SUB))
-    M = np.empty(SUB)
-    T = np.empty(SUB)
+    p, width, rows, columns, Z, E, M, T = run_scratch(X, n_free, fit_intercept)
     pairs = (n_free + 1) // 2 * 2
     residuals = np.zeros((SUB, pairs))
     terms = np.empty(SUB)
@@ -182,9 +194,8 @@ def block_sums(X, codes, theta_t, n_free, fit_intercept, first, end, gradient):
     data_loss = 0.0
     for start in range(first, end, SUB):
         m = min(SUB, end - start)
-        pack_run(X, fit_intercept, start, m, rows, columns)
-        run_scores(columns, theta_t, n_free, p, Z)
-        run_terms(codes, start, m, n_free, Z, E, M, T, residuals, terms, 0)
+        terms_of_run(X, codes, theta_t, n_free, fit_intercept, start, m, rows, columns, Z, E,
+                     M, T, residuals, terms, 0)
         for s in range(m):
             data_loss += terms[s]
         run_gradient(rows, residuals, 0, m, sums)
@@ -216,21 +227,12 @@ def runs_terms(X, codes, theta_t, n_free, fit_intercept, first_run, stop_run, re
     """Phase one of ``runs_parallel``: the residuals and loss terms of the samples of runs
     first_run..stop_run-1 (SUB samples each), at their samples' rows; ``block_sums``'s
     floats."""
-    n, d = X.shape
-    p = d + (1 if fit_intercept else 0)
-    width = (p + LANES - 1) // LANES * LANES
-    rows = np.empty((SUB, width))
-    columns = np.empty((width, SUB))
-    Z = np.empty((n_free, SUB))
-    E = np.empty((n_free + 1, SUB))
-    M = np.empty(SUB)
-    T = np.empty(SUB)
+    n = X.shape[0]
+    p, width, rows, columns, Z, E, M, T = run_scratch(X, n_free, fit_intercept)
     for run in range(first_run, stop_run):
         start = run * SUB
-        m = min(SUB, n - start)
-        pack_run(X, fit_intercept, start, m, rows, columns)
-        run_scores(columns, theta_t, n_free, p, Z)
-        run_terms(codes, start, m, n_free, Z, E, M, T, residuals, terms, start)
+        terms_of_run(X, codes, theta_t, n_free, fit_intercept, start, min(SUB, n - start),
+                     rows, columns, Z, E, M, T, residuals, terms, start)
 
 
 @kernel
