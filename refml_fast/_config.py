@@ -98,7 +98,8 @@ HELD_FOR = 0.05
 CHECK_EVERY, SHARED_SECONDS = 0.002, 0.005
 MAX_THREADS_READ = 64            # about 5 us a thread
 _WARM = [False]                  # the empty launch compiled (or loaded) and the threads up
-_FASTEST = {}                    # parallel kernel -> fastest seconds per unit of size seen
+_FASTEST = {}                    # (parallel kernel, size) -> fastest seconds per unit seen
+MAX_SIZES_KEPT = 4096
 
 
 def run_parallel(parallel, serial, size, *args, unit_seconds=UNIT_SECONDS):
@@ -156,11 +157,18 @@ def note_launch(parallel, size, seconds):
     spinning on the other core yields to a short launch but shares its slice with a longer
     one).  Not BUSY_FOR: one slow launch in a run of quick ones (k-NN 1,467 x 784 right
     after scikit-learn's: 3.6 ms launched, 9.6 at worst, 6.4 serial) had sent the next ten
-    calls, 150 ms of a benchmark's loop, to the serial twin."""
+    calls, 150 ms of a benchmark's loop, to the serial twin.
+
+    Kept per kernel and size: a size is an estimate, and the same kernel's seconds per unit
+    differ from shape to shape (the k-NN search with k = 50 at d = 100 against k = 1 at
+    d = 400: its launches, compared with the other shape's best, read as slow, and the
+    search ran serial, 8.4-9.3 ms against 4.8-5.0)."""
+    if len(_FASTEST) > MAX_SIZES_KEPT:
+        _FASTEST.clear()
     per_unit = seconds / size
-    best = _FASTEST.get(parallel)
+    best = _FASTEST.get((parallel, size))
     if best is None or per_unit < best:
-        _FASTEST[parallel] = per_unit
+        _FASTEST[(parallel, size)] = per_unit
     elif seconds > 2.0 * best * size + PROBE_SLOW:
         _BUSY_UNTIL[0] = time.perf_counter() + SLOW_LAUNCH_BUSY_FOR
 

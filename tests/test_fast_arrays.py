@@ -377,8 +377,9 @@ def test_the_look_for_running_threads_is_skipped_in_a_process_of_many_threads(mo
 
 @pytest.mark.fast
 def test_a_launch_far_slower_than_its_best_marks_the_cores_busy(monkeypatch):
-    """``note_launch``: the fastest seconds per unit of size is kept per kernel; a launch
-    more than twice as slow (plus PROBE_SLOW) sends the next launches to the serial twin."""
+    """``note_launch``: the fastest seconds per unit of size is kept per kernel and size; a
+    launch more than twice as slow (plus PROBE_SLOW) sends the next launches to the serial
+    twin, and a launch of another size is not compared with it."""
     import time
 
     from refml_fast import _config
@@ -391,7 +392,9 @@ def test_a_launch_far_slower_than_its_best_marks_the_cores_busy(monkeypatch):
 
     _config.note_launch(kernel, 2.0, 0.004)            # 2 ms per unit: the first, the best
     _config.note_launch(kernel, 2.0, 0.003)            # faster: the new best, 1.5 ms
-    assert _config._FASTEST[kernel] == 0.0015 and _config._BUSY_UNTIL[0] == 0.0
+    assert _config._FASTEST[(kernel, 2.0)] == 0.0015 and _config._BUSY_UNTIL[0] == 0.0
+    _config.note_launch(kernel, 3.0, 0.03)             # another size: its own best
+    assert _config._FASTEST[(kernel, 3.0)] == 0.01 and _config._BUSY_UNTIL[0] == 0.0
     _config.note_launch(kernel, 2.0, 0.006 + 0.0009)   # within 2 x best + PROBE_SLOW
     assert _config._BUSY_UNTIL[0] == 0.0
     _config.note_launch(kernel, 2.0, 0.0075)           # beyond it: busy for a while
