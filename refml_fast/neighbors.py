@@ -95,6 +95,8 @@ those few rows, re-filtered with the final threshold.  A query with more than
 max(1024, 16 k) such rows (many exact ties, duplicates) is simply checked exhaustively.
 """
 
+import math
+
 import numba
 import numpy as np
 
@@ -110,11 +112,23 @@ from refml_fast.base import FastMixin
 FLOAT32_ROUNDOFF = 2.0 ** -24
 CHUNK = 64 * TILE               # training rows per block when the tiles are prepared
 CENTRE_ROWS = 256               # rows averaged for the centre m
-# A search's serial time is about queries x training rows x (features + 32) x 0.03 ns (the
-# screen costs about 32 features' products a pair; one core: 500 x 2,502 at d = 64 with
-# k = 15 took 4.2 ms, 567 x 1,135 at d = 20 1.4 ms).  From 1.2 ms of it a search may use
-# both cores, when they are free (``run_parallel``); it had waited for 3 ms and more.
-PARALLEL_PAIRS, PAIRS_SECONDS = 40_000_000, 0.0012
+# A search's serial time (``search_seconds``) is about, a query, n (d + 25) x 0.0148 ns for
+# the products and the screen (it costs about 25 features' products a pair), plus about
+# k (1 + ln(n / k)) candidates (the rows the running threshold admits) x (30 + 0.1 d) ns
+# for their exact sums and their place among the k best (d^2 / 3 more under the
+# Mahalanobis metric).  One core, measured: within 20% from d = 2 to 784 and k = 1 to 50
+# (2,333 x 32 with k = 50, 233 queries: 2.4 ms, 2.3 estimated; 20,000 x 2 with k = 5, 2,000
+# queries: 16.2, 18.8); the model before, n (d + 32) x 0.03 ns a query, was 2-2.8x high for
+# k <= 5 and 2.3x low for that k = 50 search.  From 1.2 ms of it a search may use both
+# cores, when they are free (``run_parallel``); it had waited for 3 ms and more.
+PAIRS_SECONDS = 0.0012
+
+
+def search_seconds(queries, n, d, k, mahalanobis):
+    """About the serial seconds of a search (see PAIRS_SECONDS's note)."""
+    candidates = k * (1.0 + math.log(max(1.0, n / k)))
+    per_candidate = 30.0 + 0.1 * d + (d * d / 3.0 if mahalanobis else 0.0)
+    return queries * (n * (d + 25) * 0.0148 + candidates * per_candidate) * 1e-9
 
 
 class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
@@ -231,9 +245,9 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
                 1.0 + centred_norms + self._fit_centred_norm_max)
             exhaustive = ~(scale <= SCALE_LIMIT)
         metric = MAHALANOBIS if self.metric == "mahalanobis" else EUCLIDEAN
-        run_parallel(nearest_kernel, nearest_serial,
-                     X.shape[0] * self._fit_X.shape[0] * (X.shape[1] + 32) / PARALLEL_PAIRS,
-                     T, self._fit_tiles, self._fit_upper, self._fit_lower, gap, exhaustive, X,
+        seconds = search_seconds(X.shape[0], self._fit_X.shape[0], X.shape[1], k,
+                                 metric == MAHALANOBIS)
+        run_parallel(nearest_kernel, nearest_serial, seconds / PAIRS_SECONDS, T, self._fit_tiles, self._fit_upper, self._fit_lower, gap, exhaustive, X,
                      self._fit_X, self._precision_array, metric, numba.get_num_threads(),
                      squared, indices, unit_seconds=PAIRS_SECONDS)
         return squared, indices

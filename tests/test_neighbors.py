@@ -556,3 +556,22 @@ def test_search_kernels_run_as_plain_python_with_the_same_result():
             "print(m.predict(X[:30]).tolist(), m.kneighbors(X[:3])[0].tolist())\n")
     compiled, plain = compiled_and_plain(code)
     assert plain == compiled and compiled.count("\n") == 3
+
+
+@pytest.mark.fast
+def test_the_search_time_model_grows_with_every_part_of_the_work():
+    """``search_seconds`` (which decides when a search may use the threads): linear in the
+    queries, growing with the training rows, the features and k, and the Mahalanobis
+    metric's exact sums cost d^2 more a candidate; a k = 50 search of 233 queries over
+    2,333 rows at d = 32 (2.4 ms measured on one core) is worth a launch, a k = 1 search of
+    50 queries over 500 rows at d = 2 is not."""
+    from refml_fast.neighbors import PAIRS_SECONDS, search_seconds
+
+    base = search_seconds(100, 1_000, 10, 5, False)
+    assert search_seconds(300, 1_000, 10, 5, False) == pytest.approx(3 * base)
+    assert search_seconds(100, 2_000, 10, 5, False) > base
+    assert search_seconds(100, 1_000, 40, 5, False) > base
+    assert search_seconds(100, 1_000, 10, 50, False) > base
+    assert search_seconds(100, 1_000, 10, 5, True) > base
+    assert search_seconds(233, 2_333, 32, 50, False) > PAIRS_SECONDS
+    assert search_seconds(50, 500, 2, 1, False) < 0.1 * PAIRS_SECONDS
