@@ -314,11 +314,17 @@ def random_draws(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter
     lanes = X.shape[1] >= LANES_FROM
     for t in range(1, max_iter * n + 1):
         count = 0
-        for i in range(n):
-            if not signed_margin(weights, theta, X, i, fit_intercept, y[i], bound, False,
-                                 lanes) > 0.0:
-                mistakes[count] = i
-                count += 1
+        if lanes:
+            for i in range(n):
+                if not signed_margin(weights, theta, X, i, fit_intercept, y[i], bound, False,
+                                     True) > 0.0:
+                    mistakes[count] = i
+                    count += 1
+        else:
+            for i in range(n):
+                if not y[i] * margin(theta, X, i, fit_intercept) > 0.0:
+                    mistakes[count] = i
+                    count += 1
         if count == 0:
             return n_mistakes, (t - 1) // n + 1, True
         if t > 1 and (t - 1) % n == 0:
