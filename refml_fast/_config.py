@@ -193,25 +193,15 @@ def note_held_cores(before, after, elapsed):
 
 
 def foreign_run_seconds():
-    """{thread id: seconds on a core so far} for this process's threads other than this one
-    and Numba's pool (/proc/self/task/*/schedstat); empty where ``foreign_threads_running``
-    would look at nothing."""
-    if not _POOL:
-        return {}
-    try:
-        tids = os.listdir("/proc/self/task")
-    except OSError:
-        return {}
-    if len(tids) > MAX_THREADS_READ:
-        return {}
-    me, seconds = str(threading.get_native_id()), {}
-    for tid in tids:
-        if tid != me and tid not in _POOL:
-            try:
-                with open("/proc/self/task/" + tid + "/schedstat", "rb") as stats:
-                    seconds[tid] = int(stats.read().split()[0]) * 1e-9
-            except (OSError, ValueError, IndexError):
-                pass
+    """{thread id: seconds on a core so far} for the threads ``foreign_thread_ids`` names
+    (/proc/self/task/*/schedstat)."""
+    seconds = {}
+    for tid in foreign_thread_ids():
+        try:
+            with open("/proc/self/task/" + tid + "/schedstat", "rb") as stats:
+                seconds[tid] = int(stats.read().split()[0]) * 1e-9
+        except (OSError, ValueError, IndexError):
+            pass
     return seconds
 
 
@@ -299,9 +289,14 @@ def launch_recording_threads(slots, thread_id):
 def foreign_threads_running():
     """The ids of this process's threads, other than this one and Numba's pool, that are
     running or waiting for a core (state R in /proc/self/task/*/stat): a spinning thread of
-    another library's pool, or the caller's own busy threads.  Empty without /proc or
-    gettid, before the pool is known, or in a process of more than MAX_THREADS_READ
-    threads (reading every thread's state would cost more than a wait)."""
+    another library's pool, or the caller's own busy threads."""
+    return [tid for tid in foreign_thread_ids() if running(tid)]
+
+
+def foreign_thread_ids():
+    """The ids of this process's threads other than this one and Numba's pool.  Empty
+    without /proc or gettid, before the pool is known, or in a process of more than
+    MAX_THREADS_READ threads (reading every thread's state would cost more than a wait)."""
     if not _POOL:                     # stays empty without gettid
         return []
     try:
@@ -311,7 +306,7 @@ def foreign_threads_running():
     if len(tids) > MAX_THREADS_READ:
         return []
     me = str(threading.get_native_id())
-    return [tid for tid in tids if tid != me and tid not in _POOL and running(tid)]
+    return [tid for tid in tids if tid != me and tid not in _POOL]
 
 
 def running(tid):

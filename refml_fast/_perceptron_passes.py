@@ -47,6 +47,14 @@ def signed_margin(weights, theta, X, i, fit_intercept, y_i, bound, exact, lanes)
 
 
 @kernel(inline=True)
+def pass_constants(X, fit_intercept, patience):
+    """(the sure-sign factor for d + fit_intercept terms, whether the early stop needs the
+    mistakes' exact margins, whether mistakes are decided in lanes at this d)."""
+    bound = sign_bound(X.shape[1] + (1 if fit_intercept else 0))
+    return bound, patience[0] != 0.0, X.shape[1] >= LANES_FROM
+
+
+@kernel(inline=True)
 def update(weights, X, i, step, fit_intercept, n_mistakes, trajectory):
     """theta <- theta + step x~_i (step = gamma_t y_i), theta_j + step x_ij for each j as
     refml adds it, eight weights at a time; row n_mistakes of the trajectory.  ``weights``
@@ -146,8 +154,7 @@ def lane_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
     n_mistakes = 0
     t = 0
     weights = theta.reshape((1, theta.shape[0]))
-    bound = sign_bound(X.shape[1] + (1 if fit_intercept else 0))
-    exact = patience[0] != 0.0
+    bound, exact, _ = pass_constants(X, fit_intercept, patience)
     ahead = PREFETCH_AHEAD if X.size >= PREFETCH_FROM else n
     for n_pass in range(1, max_iter + 1):
         mistakes_in_pass = 0
@@ -266,9 +273,7 @@ def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter
     cap = max_iter * n
     loss = 0.0
     weights = theta.reshape((1, theta.shape[0]))
-    bound = sign_bound(X.shape[1] + (1 if fit_intercept else 0))
-    exact = patience[0] != 0.0
-    lanes = X.shape[1] >= LANES_FROM
+    bound, exact, lanes = pass_constants(X, fit_intercept, patience)
     while True:
         first_mistake = -1
         for i in range(n):
@@ -310,8 +315,7 @@ def random_draws(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter
     n_mistakes = 0
     loss = 0.0
     weights = theta.reshape((1, theta.shape[0]))
-    bound = sign_bound(X.shape[1] + (1 if fit_intercept else 0))
-    lanes = X.shape[1] >= LANES_FROM
+    bound, _, lanes = pass_constants(X, fit_intercept, patience)
     for t in range(1, max_iter * n + 1):
         count = 0
         if lanes:
@@ -347,9 +351,7 @@ def uniform_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_it
     n_mistakes = 0
     t = 0
     weights = theta.reshape((1, theta.shape[0]))
-    bound = sign_bound(X.shape[1] + (1 if fit_intercept else 0))
-    exact = patience[0] != 0.0
-    lanes = X.shape[1] >= LANES_FROM
+    bound, exact, lanes = pass_constants(X, fit_intercept, patience)
     for n_pass in range(1, max_iter + 1):
         loss = 0.0
         for _ in range(n):
