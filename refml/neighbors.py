@@ -205,14 +205,14 @@ class KNeighborsClassifier(Classifier):
 
     # --- the public interface ---
     def _predict_codes(self, X):
-        _, indices = self._kneighbors_squared(X)
+        indices = self._neighbour_indices(X)
         return self._winning_codes(self._vote_counts(indices))
 
     def predict_proba(self, X):
         """Vote fractions: P(class c | x) = (number of the k neighbours in class c) / k,
         columns in ``classes_`` order."""
         X = self._validate_predict(X)
-        _, indices = self._kneighbors_squared(X)
+        indices = self._neighbour_indices(X)
         return self._as_output(self._vote_fractions(self._vote_counts(indices)))
 
     def kneighbors(self, X):
@@ -234,6 +234,11 @@ class KNeighborsClassifier(Classifier):
         found = [nearest_neighbors(x, self._fit_X, self.n_neighbors, self._precision)
                  for x in X]
         return [squared for squared, _ in found], [indices for _, indices in found]
+
+    def _neighbour_indices(self, X):
+        """The indices of the k nearest training rows of each row of X (the votes need
+        no distances)."""
+        return self._kneighbors_squared(X)[1]
 
     def _vote_counts(self, indices):
         """counts[q][c]: how many of the k neighbours of query q have class code c."""

@@ -33,8 +33,8 @@ TILE_PAD = 16                   # floats after each row of a tile: rows 2,048 by
                                 # met in the first cache's same sets and evicted each other
                                 # (2,000 x 2,000 at d = 400: 16.9 -> 13.7 ms of products)
 GROUP = 4                       # queries sharing one pass over a tile
-BLOCK = 32                      # queries screened while a tile stays in cache
-KC = 128                        # features of a tile passed over by the block at a time
+BLOCK = 64                      # queries screened while a tile stays in cache
+KC = 64                         # features of a tile passed over by the block at a time
 CAPACITY = 1024                 # candidates kept per query (16 k when larger) before it is
                                 # checked exhaustively: the running threshold admits about
                                 # k (1 + ln(n / k)) rows
@@ -168,7 +168,8 @@ def refine(Xq, r, Z, candidates, candidate_lower, n_candidates, threshold, k, sc
     by less than a percent), this keeps the strict left-to-right sums for about k rows:
     k-NN 1,105 x 1,000, 200 queries, k = 5: of the 83 rows a query that the general bound
     let through, 5 are left (numpy's sums standing in for the lanes').  The kept rows go
-    to the front of ``candidates``; returns their count.  With at most 2k rows below the
+    to the front of ``candidates`` (their L, when narrowed, or screen bounds to the front
+    of ``candidate_lower``); returns their count and whether they were narrowed.  With at most 2k rows below the
     threshold the narrowing could save little and would read every row twice: they all go
     to the strict sums (k-NN 3,516 x 784 with k = 50, 351 queries: 14.1 -> 12.3 ms)."""
     below = 0
@@ -179,8 +180,9 @@ def refine(Xq, r, Z, candidates, candidate_lower, n_candidates, threshold, k, sc
         for t in range(n_candidates):
             if candidate_lower[t] <= threshold:
                 candidates[kept] = candidates[t]
+                candidate_lower[kept] = candidate_lower[t]
                 kept += 1
-        return kept
+        return kept, False
     kept = 0
     for t in range(n_candidates):
         if candidate_lower[t] <= threshold:
@@ -189,35 +191,100 @@ def refine(Xq, r, Z, candidates, candidate_lower, n_candidates, threshold, k, sc
             scratch[kept] = distance
             kept += 1
     if kept <= k:
-        return kept
+        return kept, True
     delta = 4.0 * (Xq.shape[1] + 1) * FLOAT64_ROUNDOFF
     limit = keep_smallest(scratch, kept, k) * (1.0 + delta)
     narrowed = 0
     for t in range(kept):
         if candidate_lower[t] * (1.0 - delta) <= limit:
             candidates[narrowed] = candidates[t]
+            candidate_lower[narrowed] = candidate_lower[t]
             narrowed += 1
-    return narrowed
+    return narrowed, True
 
 
 @kernel(refcounts=False)
 def exact_nearest(Xq, r, Z, P, metric, candidates, candidate_lower, n_candidates, threshold,
-                  diff, scratch, out_squared, out_indices):
+                  z_upper, z_lower, gap, votes_only, diff, scratch, out_squared, out_indices):
     """The k smallest exact Q(x, z_i), x = Xq[r], over the candidates below the final
     threshold (Euclidean: narrowed by ``refine`` first), or over every training row when
-    n_candidates < 0."""
-    count = 0
+    n_candidates < 0.  With ``votes_only`` (predict and predict_proba count the k
+    neighbours' classes; nothing else is asked of them) the rows that are surely among
+    the k go straight to the answer (``set_aside_sure``), their Q never summed, and
+    out_squared holds NaN for them."""
     x = Xq[r]
     if n_candidates < 0:
+        count = 0
         for i in range(Z.shape[0]):
             count = offer(out_squared, out_indices, count,
                           squared_distance(x, Z[i], P, metric, diff), i)
-    elif metric == EUCLIDEAN:
-        kept = refine(Xq, r, Z, candidates, candidate_lower, n_candidates, threshold,
-                      out_squared.shape[0], scratch)
+        sort_heap(out_squared, out_indices, count)
+        return
+    k = out_squared.shape[0]
+    if metric == EUCLIDEAN:
+        kept, narrowed = refine(Xq, r, Z, candidates, candidate_lower, n_candidates,
+                                threshold, k, scratch)
+    else:
+        kept, narrowed = 0, False
+        for t in range(n_candidates):
+            if candidate_lower[t] <= threshold:
+                candidates[kept], candidate_lower[kept] = candidates[t], candidate_lower[t]
+                kept += 1
+    sure = 0
+    if votes_only:
+        sure = set_aside_sure(candidates, candidate_lower, kept, narrowed,
+                              4.0 * (Xq.shape[1] + 1) * FLOAT64_ROUNDOFF, z_upper, z_lower,
+                              gap, k, scratch, out_indices)
+        out_squared[:sure] = np.nan
+    strict_nearest(Xq, r, Z, P, metric, candidates, kept - sure, diff, scratch,
+                   out_squared[sure:], out_indices[sure:])
+
+
+@kernel(refcounts=False)
+def set_aside_sure(candidates, candidate_lower, kept, narrowed, delta, z_upper, z_lower, gap,
+                   k, scratch, out_indices):
+    """Move the kept rows that are surely among the k nearest to out_indices' front, the
+    others to candidates' front; returns how many are sure.
+
+    Every kept row t has Q_t in a bracket [lo_t, hi_t]: after ``refine``'s narrowing
+    [L_t (1 - delta), L_t (1 + delta)], else the screen's [lower_t, upper_t + gap] (shifted
+    by the query's own lower part, the same for all rows).  Let N be the (k + 1)-th
+    smallest lo_t.  A row with hi_t < N is among the k nearest: were it not, k rows would
+    come before it, all kept (the kept rows hold the k nearest), each with lo_j <= Q_j <=
+    Q_t <= hi_t < N, and with it k + 1 rows would lie below N.  The others, usually the
+    one or two rows whose brackets meet the k-th's, are summed exactly and the best of
+    them fill the remaining places: the same set as refml's k nearest (k-NN 5,101 x 1,000,
+    k = 50, 510 queries: about 50 rows a query, 8 KB each, no longer read and summed)."""
+    for t in range(kept):
+        scratch[t] = candidate_lower[t] * (1.0 - delta) if narrowed else candidate_lower[t]
+    next_lower = keep_smallest(scratch, kept, k + 1) if kept > k else np.inf
+    sure, rest = 0, 0
+    for t in range(kept):
+        i = candidates[t]
+        if narrowed:
+            upper = candidate_lower[t] * (1.0 + delta)
+        else:
+            upper = candidate_lower[t] + (z_upper[i] - z_lower[i]) + gap
+        if upper < next_lower:
+            out_indices[sure] = i
+            sure += 1
+        else:
+            candidates[rest] = i
+            rest += 1
+    return sure
+
+
+@kernel(refcounts=False)
+def strict_nearest(Xq, r, Z, P, metric, candidates, kept, diff, scratch, out_squared,
+                   out_indices):
+    """The len(out_squared) smallest (Q, index) of the rows candidates[:kept] by refml's
+    sums, in increasing order: Euclidean rows eight or four at a time."""
+    count = 0
+    x = Xq[r]
+    if metric == EUCLIDEAN:
         eights = kept // LANES * LANES
         for t in range(0, eights, LANES):
-            eight_distances(Xq, r, Z, candidates, t, scratch)   # refine is done with it
+            eight_distances(Xq, r, Z, candidates, t, scratch)
             for l in range(LANES):
                 count = offer(out_squared, out_indices, count, scratch[l], candidates[t + l])
         whole = eights + (kept - eights) // 4 * 4
@@ -228,47 +295,54 @@ def exact_nearest(Xq, r, Z, P, metric, candidates, candidate_lower, n_candidates
             count = offer(out_squared, out_indices, count, q1, i1)
             count = offer(out_squared, out_indices, count, q2, i2)
             count = offer(out_squared, out_indices, count, q3, i3)
-        for t in range(whole, kept):
-            i = candidates[t]
-            count = offer(out_squared, out_indices, count,
-                          squared_distance(x, Z[i], P, metric, diff), i)
+        first = whole
     else:
-        for t in range(n_candidates):
-            if candidate_lower[t] <= threshold:
-                i = candidates[t]
-                count = offer(out_squared, out_indices, count,
-                              squared_distance(x, Z[i], P, metric, diff), i)
+        first = 0
+    for t in range(first, kept):
+        i = candidates[t]
+        count = offer(out_squared, out_indices, count,
+                      squared_distance(x, Z[i], P, metric, diff), i)
     sort_heap(out_squared, out_indices, count)
 
 
 @kernel(parallel=True)
-def nearest_kernel(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, n_slots,
-                   out_squared, out_indices):
+def nearest_kernel(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, votes_only,
+                   n_slots, out_squared, out_indices):
     """The k nearest training rows of every query by (exact Q, training index): one slot
     per thread, each claiming blocks of queries until none is left (``_claims``)."""
     counter = np.zeros(1, dtype=np.int64)
     for _ in numba.prange(n_slots):
         nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
-                       counter, out_squared, out_indices)
+                       votes_only, counter, n_slots, out_squared, out_indices)
 
 
 @kernel
-def nearest_serial(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, n_slots,
-                   out_squared, out_indices):
+def nearest_serial(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, votes_only,
+                   n_slots, out_squared, out_indices):
     """``nearest_kernel``'s twin on the calling thread (``n_slots`` unused)."""
-    nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
-                   np.zeros(1, dtype=np.int64), out_squared, out_indices)
+    nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, votes_only,
+                   np.zeros(1, dtype=np.int64), 1, out_squared, out_indices)
+
+
+@kernel(inline=True)
+def ceil_div(a, b):
+    return -(-a // b)
 
 
 @kernel
-def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, counter,
-                   out_squared, out_indices):
-    """Blocks of BLOCK queries, each claimed from ``counter`` until none is left: each
-    training tile meets the whole block, KC features at a time (that slice of the tile
+def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, votes_only,
+                   counter, n_slots, out_squared, out_indices):
+    """Blocks of at most BLOCK queries, each claimed from ``counter`` until none is left:
+    each training tile meets the whole block, KC features at a time (that slice of the tile
     stays in cache while GROUP queries after GROUP queries pass over it), and is then
-    screened; at the end the exact pass."""
+    screened; at the end the exact pass.  The blocks come in a multiple of ``n_slots``,
+    the threads, and of even sizes, so that no thread is left with the last block alone
+    (200 queries: four blocks of 52 or 44, not three of 64 and one of 8)."""
     n_queries, n_train, k = Xq.shape[0], Z.shape[0], out_squared.shape[1]
     d = Xq.shape[1]
+    n_blocks = ceil_div(ceil_div(max(1, n_queries), BLOCK), n_slots) * n_slots
+    size = min(BLOCK, ceil_div(ceil_div(max(1, n_queries), n_blocks), GROUP) * GROUP)
+    n_blocks = ceil_div(n_queries, size)
     acc = np.empty((BLOCK, TILE), dtype=np.float32)
     state = np.empty((BLOCK, 5))
     best = np.empty((BLOCK, 2 * k))
@@ -281,22 +355,21 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
     values = np.empty(TILE)
     rows_below = np.empty(TILE, dtype=np.int64)
     lower_rows = z_lower.reshape((1, n_train))
-    n_blocks = (n_queries + BLOCK - 1) // BLOCK
     while True:
         block = claim(counter)
         if block >= n_blocks:
             break
-        first = block * BLOCK
-        for b in range(BLOCK):
+        first = block * size
+        for b in range(size):
             state[b, 0], state[b, 1], state[b, 2], state[b, 3] = 0.0, 0.0, np.inf, 0.0
             state[b, 4] = np.inf
         for start in range(0, n_train, TILE):
             stop = min(n_train, start + TILE)
             tile = tiles[start // TILE]
             upper_tile = z_upper[start:stop]
-            n_block = min(BLOCK, n_queries - first)
+            n_block = min(size, n_queries - first)
             acc[:] = 0.0
-            for b in range(BLOCK):
+            for b in range(size):
                 rows[b] = min(first + b, n_queries - 1)
             for feature in range(0, d, KC):
                 cross_tile(T, rows, tile, acc, (n_block + GROUP - 1) // GROUP * GROUP,
@@ -308,11 +381,11 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
                 if not exhaustive[first + b] and state[b, 3] == 0.0:
                     screen_tile(acc, b, start, upper_tile, lower_rows, gap[first + b], state,
                                 b, best, candidates, candidate_lower, rows_below)
-        for b in range(min(BLOCK, n_queries - first)):
+        for b in range(min(size, n_queries - first)):
             r = first + b
             if state[b, 0] > k:  # the final threshold from the k smallest upper bounds kept
                 state[b, 2] = keep_smallest(best[b], int(state[b, 0]), k) + gap[r]
             n_candidates = -1 if exhaustive[r] or state[b, 3] != 0.0 else int(state[b, 1])
             exact_nearest(Xq, r, Z, P, metric, candidates[b], candidate_lower[b],
-                          n_candidates, state[b, 2], diff, scratch, out_squared[r],
-                          out_indices[r])
+                          n_candidates, state[b, 2], z_upper, z_lower, gap[r], votes_only,
+                          diff, scratch, out_squared[r], out_indices[r])

@@ -71,18 +71,28 @@ P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
    floats and the same ties as refml.  Euclidean candidates are first narrowed in float64
    (``_knn_search.refine``: the same terms summed in lanes, within 4 (d + 1) 2^-53 of Q
    relatively), and their Q are summed four rows at a time, each sum still from the left.
+   predict and predict_proba need the k nearest only as a set: there the rows whose
+   brackets put them surely among the k are taken without their Q (``set_aside_sure``),
+   and only the one or two whose brackets meet the k-th's are summed (5,101 x 1,000 with
+   k = 50, 510 queries: the search 24.2 -> 19.1 ms).
 
-One kernel does it all (``_knn_search``), blocks of 32 queries claimed by the cores one
-at a time (``_claims``: a core that shares its time with another library's spinning thread
-does fewer): each tile of 512 training rows (stored transposed, tile by tile, each row
-padded to 528 floats) meets the block 128 features at a time (KC).  Four queries by 64 rows
+One kernel does it all (``_knn_search``), blocks of up to 64 queries claimed by the cores
+one at a time (``_claims``: a core that shares its time with another library's spinning
+thread does fewer; the blocks come in a multiple of the threads, of even sizes): each tile of
+512 training rows (stored transposed, tile by tile, each row padded to 528 floats) meets the
+block 64 features at a time (KC).  Four queries by 64 rows
 of the tile keep their sums in registers (``_lanes``, sixteen float32 lanes) while the
 features run, each product fused into its sum (one rounding instead of two: the bound above
-still holds); the block's queries take their turns on those 64 rows while the slice, 32 KiB,
+still holds); the block's queries take their turns on those 64 rows while the slice, 16 KiB,
 stays in the core's first cache.  Against sums loaded and stored once per four features, the
 products of 2,000 x 2,000 at d = 400 went 99 -> 119 GMAC/s, most of it from the padding
 (rows 2,048 bytes apart fell into the same sets of the cache and evicted each other); a
 predict of 2,000 x 400 on one core 28.6 -> 20.9 ms, of 5,000 x 1,000 416 -> 315 ms.
+Blocks of 64 queries instead of 32 (each tile read from the shared cache half as often) and
+slices of 64 features instead of 128: the products of 5,101 x 1,000 by 510 queries on one
+core 71.8 -> 89.6 GMAC/s, that search on two cores 27.6 -> 24.9 ms.  (Six queries a group,
+24 sets of sums, was faster with the tile in the core's own caches, 92 -> 102 GMAC/s, and
+slower in the search, where the tile comes from the shared cache: not kept.)
 Then each query first lists the tile's
 rows below its running threshold, eight at a time in lanes, and walks only those, keeping
 the k smallest upper bounds and every row below the threshold (which only falls).  The
@@ -230,7 +240,7 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         alpha = 16.0 * m / (1.0 - m) * S
         return 2.0 * alpha + beta, beta
 
-    def _kneighbors_squared(self, X):
+    def _kneighbors_squared(self, X, votes_only=False):
         k = self.n_neighbors
         squared = np.empty((X.shape[0], k), dtype=np.float64)
         indices = np.empty((X.shape[0], k), dtype=np.int64)
@@ -247,10 +257,16 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         metric = MAHALANOBIS if self.metric == "mahalanobis" else EUCLIDEAN
         seconds = search_seconds(X.shape[0], self._fit_X.shape[0], X.shape[1], k,
                                  metric == MAHALANOBIS)
-        run_parallel(nearest_kernel, nearest_serial, seconds / PAIRS_SECONDS, T, self._fit_tiles, self._fit_upper, self._fit_lower, gap, exhaustive, X,
-                     self._fit_X, self._precision_array, metric, numba.get_num_threads(),
-                     squared, indices, unit_seconds=PAIRS_SECONDS)
+        run_parallel(nearest_kernel, nearest_serial, seconds / PAIRS_SECONDS, T,
+                     self._fit_tiles, self._fit_upper, self._fit_lower, gap, exhaustive, X,
+                     self._fit_X, self._precision_array, metric, votes_only,
+                     numba.get_num_threads(), squared, indices, unit_seconds=PAIRS_SECONDS)
         return squared, indices
+
+    def _neighbour_indices(self, X):
+        # The votes need the k nearest as a set: the rows surely among them keep NaN for
+        # their distances, never summed (``_knn_search.set_aside_sure``).
+        return self._kneighbors_squared(X, votes_only=True)[1]
 
     def _vote_counts(self, indices):
         counts = np.zeros((indices.shape[0], len(self.classes_)), dtype=np.int64)

@@ -217,9 +217,9 @@ def test_fast_matches_reference_across_tiles_and_groups(metric):
 @pytest.mark.fast
 @pytest.mark.parametrize("metric", ["euclidean", "mahalanobis"])
 def test_many_features_match_refml_across_feature_slices(metric):
-    """d = 263 features: the products run over slices of KC = 256 features plus a remainder
-    that is not a multiple of four, on 600 training rows (two tiles) and 37 queries (two
-    blocks), with near-duplicate rows making ties."""
+    """d = 263 features: the products run over slices of KC = 64 features plus a remainder
+    that is not a multiple of four, on 600 training rows (two tiles) and 37 queries (one
+    block, or two on two threads), with near-duplicate rows making ties."""
     import numpy as np
 
     import refml
@@ -515,8 +515,8 @@ def test_more_neighbours_than_a_tile_holds_give_the_kd_trees_answer():
 def test_the_brute_search_claimed_on_any_number_of_slots_gives_the_serial_answer(
         monkeypatch):
     """The brute-force search hands blocks of queries to whichever thread claims them
-    next: 1, 2 or 7 slots (more than the blocks: 70 queries make three), and the serial
-    twin, give refml's neighbours and distances, to the last bit."""
+    next: 1, 2 or 7 slots (more than the blocks: 70 queries make six of 12 for seven
+    slots), and the serial twin, give refml's neighbours and distances, to the last bit."""
     import numpy as np
 
     import refml
@@ -533,7 +533,7 @@ def test_the_brute_search_claimed_on_any_number_of_slots_gives_the_serial_answer
         def run(parallel, serial, size, *args, slots=slots, **options):
             if parallel is not fast_neighbors.nearest_kernel or slots is None:
                 return serial(*args)
-            return parallel(*args[:10], slots, *args[11:])      # args[10]: the slots
+            return parallel(*args[:11], slots, *args[12:])      # args[11]: the slots
         monkeypatch.setattr(fast_neighbors, "run_parallel", run)
         answers.append([a.tolist() for a in model.kneighbors(queries)])
     assert answers[1:] == [answers[0]] * 3
@@ -575,3 +575,38 @@ def test_the_search_time_model_grows_with_every_part_of_the_work():
     assert search_seconds(100, 1_000, 10, 5, True) > base
     assert search_seconds(233, 2_333, 32, 50, False) > PAIRS_SECONDS
     assert search_seconds(50, 500, 2, 1, False) < 0.1 * PAIRS_SECONDS
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("metric", ["euclidean", "mahalanobis"])
+def test_the_votes_take_the_sure_neighbours_without_their_distances(metric):
+    """predict and predict_proba ask the search for the k nearest as a set: the rows whose
+    brackets put them surely among the k keep NaN distances, and the set is the full
+    search's (refml's), with ties on rounded data and duplicated rows, large k and small."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+
+    rng = np.random.default_rng(31)
+    for n, d, k, twice in ((2000, 300, 40, True), (1200, 12, 15, True), (600, 5, 1, False)):
+        if metric == "mahalanobis":     # at d = 300 its general bound lets every row through
+            d = min(d, 40)
+        X = np.round(rng.normal(size=(n, d)), 1)
+        if twice:                                       # every row twice: ties at each k
+            X[n // 2:] = X[:n - n // 2]
+        y = rng.integers(0, 3, size=n)
+        queries = np.concatenate([X[:20], np.round(rng.normal(size=(40, d)), 1)])
+        model = refml_fast.KNeighborsClassifier(n_neighbors=k, metric=metric,
+                                                algorithm="brute").fit(X, y)
+        squared, indices = model._kneighbors_squared(queries)
+        sure_squared, sure_indices = model._kneighbors_squared(queries, votes_only=True)
+        sure = np.isnan(sure_squared).mean()
+        assert 0.5 < sure <= 1.0 and (sure < 1.0 or not twice)   # ties: summed exactly
+        assert [sorted(row) for row in sure_indices.tolist()] == \
+            [sorted(row) for row in indices.tolist()]
+        reference = refml.KNeighborsClassifier(n_neighbors=k, metric=metric).fit(
+            X.tolist(), y.tolist())
+        assert model.predict(queries).tolist() == reference.predict(queries.tolist())
+        assert model.predict_proba(queries).tolist() == \
+            reference.predict_proba(queries.tolist())
