@@ -1,7 +1,7 @@
 """refml's squared distance Q(x, z) for the k-NN's exact pass: one row, four or eight rows at
 once, each sum the float refml computes (from 0.0, feature by feature, left to right, each
 difference squared and added in IEEE double), and ``lane_distance``, the same terms summed
-in another order for the narrowing that comes before (``_knn_search.refine``).
+in another order for the narrowing that comes before (``_knn_exact.refine``).
 
 Several rows at once only overlap independent sums; no sum changes.  Four rows are four
 scalar chains of additions.  Eight rows are the eight lanes of one vector: a block of eight

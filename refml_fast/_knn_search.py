@@ -1,6 +1,7 @@
 """The search kernels of refml_fast's k-NN (refml_fast.neighbors explains the method, its
 error bound and why the answers are refml's): the float32 cross products of a block of
-queries with a tile of training rows, the screening by the bound, and the exact pass.
+queries with a tile of training rows, the screening by the bound, and the blocks of
+queries on the threads; the exact pass is ``_knn_exact``'s.
 """
 
 import numba
@@ -8,14 +9,7 @@ import numpy as np
 
 from ._claims import claim
 from ._config import kernel
-from ._distance_sums import (
-    EUCLIDEAN,
-    eight_distances,
-    four_distances,
-    lane_distance,
-    squared_distance,
-)
-from ._heap import offer, sort_heap
+from ._knn_exact import exact_nearest
 from ._kth_smallest import first_tile_bound, keep_smallest
 from ._lanes import (
     LANES,
@@ -45,8 +39,9 @@ def cross_tile(T, rows, tile, acc, n_rows, width, first, stop):
     """acc[g, t] += sum_j T[rows[g], j] tile[j, t] over the features first <= j < stop,
     for g < n_rows (a multiple of four) and t < width rounded up to 64 (the last tile's
     padding is skipped: 1,105 rows take 1,152 columns, not 1,536), in float32, each term
-    fused into the sum (any order and rounding keeps the bound gamma_d sum_j |x_j z_j|).
-    The sums of four queries by 64 rows of the tile stay in registers while j runs
+    fused into a sum started from zero, which is added to acc at the end: over the slices
+    of KC features a blocked sum, whose error bound gamma_m sum_j |x_j z_j| has
+    m = min(d, KC) + ceil(d / KC), not d (``neighbors``'s bound).  The sums of four queries by 64 rows of the tile stay in registers while j runs
     (``_lanes``), so the tile is read once per four queries and the sums once per pass,
     not once per feature; the block's queries take turns on 64 rows of the tile while
     those stay in the first cache."""
@@ -81,16 +76,24 @@ def cross_group(T, rows, tile, acc, a, t0, first, stop):
     """``cross_tile`` for the queries rows[a..a+3] and the tile's rows t0..t0+63: sixteen
     sets of lanes of sums in registers."""
     r0, r1, r2, r3 = rows[a], rows[a + 1], rows[a + 2], rows[a + 3]
-    s0, s1 = load_four(acc, a, t0), load_four(acc, a + 1, t0)
-    s2, s3 = load_four(acc, a + 2, t0), load_four(acc, a + 3, t0)
+    zero = splat(np.float32(0.0))
+    s0 = s1 = s2 = s3 = (zero, zero, zero, zero)
     for j in range(first, stop):
         w = load_four(tile, j, t0)
         s0 = add_terms(splat(T[r0, j]), w, s0)
         s1 = add_terms(splat(T[r1, j]), w, s1)
         s2 = add_terms(splat(T[r2, j]), w, s2)
         s3 = add_terms(splat(T[r3, j]), w, s3)
-    store_four(acc, a, t0, s0), store_four(acc, a + 1, t0, s1)
-    store_four(acc, a + 2, t0, s2), store_four(acc, a + 3, t0, s3)
+    add_four(acc, a, t0, s0), add_four(acc, a + 1, t0, s1)
+    add_four(acc, a + 2, t0, s2), add_four(acc, a + 3, t0, s3)
+
+
+@kernel(inline=True)
+def add_four(A, row, t, sums):
+    """A[row, t:t+64] += sums (four sets of lanes)."""
+    a0, a1, a2, a3 = load_four(A, row, t)
+    s0, s1, s2, s3 = sums
+    store_four(A, row, t, (a0 + s0, a1 + s1, a2 + s2, a3 + s3))
 
 
 @kernel(refcounts=False)
@@ -151,160 +154,6 @@ def screen_tile(acc, g, start, upper_tile, lower_rows, gap, state, b, best, cand
     state[b, 0], state[b, 1], state[b, 2], state[b, 4] = count, n_candidates, threshold, kth
 
 
-FLOAT64_ROUNDOFF = 2.0 ** -53
-
-
-@kernel(refcounts=False)
-def refine(Xq, r, Z, candidates, candidate_lower, n_candidates, threshold, k, scratch):
-    """The Euclidean candidates below the final threshold, narrowed in float64.
-
-    refml's Q and ``lane_distance``'s L add the same d nonnegative terms in two orders, so
-    each is within gamma_d = d u / (1 - d u) (u = 2^-53) of their exact sum, relatively
-    (Higham, Thm 4.2 on any order of summation): Q <= L (1 + delta) and
-    Q >= L (1 - delta) with delta = 4 (d + 1) u, which also covers the rounding of these
-    two products.  So the k smallest L (1 + delta) bound the k-th smallest Q by U, and a
-    row with L (1 - delta) > U is neither among the k nearest nor tied with the k-th.
-    Where float32 leaves many rows inside the screen's bound (high d, distances that differ
-    by less than a percent), this keeps the strict left-to-right sums for about k rows:
-    k-NN 1,105 x 1,000, 200 queries, k = 5: of the 83 rows a query that the general bound
-    let through, 5 are left (numpy's sums standing in for the lanes').  The kept rows go
-    to the front of ``candidates`` (their L, when narrowed, or screen bounds to the front
-    of ``candidate_lower``); returns their count and whether they were narrowed.  With at most 2k rows below the
-    threshold the narrowing could save little and would read every row twice: they all go
-    to the strict sums (k-NN 3,516 x 784 with k = 50, 351 queries: 14.1 -> 12.3 ms)."""
-    below = 0
-    for t in range(n_candidates):
-        below += candidate_lower[t] <= threshold
-    if below <= 2 * k:
-        kept = 0
-        for t in range(n_candidates):
-            if candidate_lower[t] <= threshold:
-                candidates[kept] = candidates[t]
-                candidate_lower[kept] = candidate_lower[t]
-                kept += 1
-        return kept, False
-    kept = 0
-    for t in range(n_candidates):
-        if candidate_lower[t] <= threshold:
-            distance = lane_distance(Xq, r, Z, candidates[t])
-            candidates[kept], candidate_lower[kept] = candidates[t], distance
-            scratch[kept] = distance
-            kept += 1
-    if kept <= k:
-        return kept, True
-    delta = 4.0 * (Xq.shape[1] + 1) * FLOAT64_ROUNDOFF
-    limit = keep_smallest(scratch, kept, k) * (1.0 + delta)
-    narrowed = 0
-    for t in range(kept):
-        if candidate_lower[t] * (1.0 - delta) <= limit:
-            candidates[narrowed] = candidates[t]
-            candidate_lower[narrowed] = candidate_lower[t]
-            narrowed += 1
-    return narrowed, True
-
-
-@kernel(refcounts=False)
-def exact_nearest(Xq, r, Z, P, metric, candidates, candidate_lower, n_candidates, threshold,
-                  z_upper, z_lower, gap, votes_only, diff, scratch, out_squared, out_indices):
-    """The k smallest exact Q(x, z_i), x = Xq[r], over the candidates below the final
-    threshold (Euclidean: narrowed by ``refine`` first), or over every training row when
-    n_candidates < 0.  With ``votes_only`` (predict and predict_proba count the k
-    neighbours' classes; nothing else is asked of them) the rows that are surely among
-    the k go straight to the answer (``set_aside_sure``), their Q never summed, and
-    out_squared holds NaN for them."""
-    x = Xq[r]
-    if n_candidates < 0:
-        count = 0
-        for i in range(Z.shape[0]):
-            count = offer(out_squared, out_indices, count,
-                          squared_distance(x, Z[i], P, metric, diff), i)
-        sort_heap(out_squared, out_indices, count)
-        return
-    k = out_squared.shape[0]
-    if metric == EUCLIDEAN:
-        kept, narrowed = refine(Xq, r, Z, candidates, candidate_lower, n_candidates,
-                                threshold, k, scratch)
-    else:
-        kept, narrowed = 0, False
-        for t in range(n_candidates):
-            if candidate_lower[t] <= threshold:
-                candidates[kept], candidate_lower[kept] = candidates[t], candidate_lower[t]
-                kept += 1
-    sure = 0
-    if votes_only:
-        sure = set_aside_sure(candidates, candidate_lower, kept, narrowed,
-                              4.0 * (Xq.shape[1] + 1) * FLOAT64_ROUNDOFF, z_upper, z_lower,
-                              gap, k, scratch, out_indices)
-        out_squared[:sure] = np.nan
-    strict_nearest(Xq, r, Z, P, metric, candidates, kept - sure, diff, scratch,
-                   out_squared[sure:], out_indices[sure:])
-
-
-@kernel(refcounts=False)
-def set_aside_sure(candidates, candidate_lower, kept, narrowed, delta, z_upper, z_lower, gap,
-                   k, scratch, out_indices):
-    """Move the kept rows that are surely among the k nearest to out_indices' front, the
-    others to candidates' front; returns how many are sure.
-
-    Every kept row t has Q_t in a bracket [lo_t, hi_t]: after ``refine``'s narrowing
-    [L_t (1 - delta), L_t (1 + delta)], else the screen's [lower_t, upper_t + gap] (shifted
-    by the query's own lower part, the same for all rows).  Let N be the (k + 1)-th
-    smallest lo_t.  A row with hi_t < N is among the k nearest: were it not, k rows would
-    come before it, all kept (the kept rows hold the k nearest), each with lo_j <= Q_j <=
-    Q_t <= hi_t < N, and with it k + 1 rows would lie below N.  The others, usually the
-    one or two rows whose brackets meet the k-th's, are summed exactly and the best of
-    them fill the remaining places: the same set as refml's k nearest (k-NN 5,101 x 1,000,
-    k = 50, 510 queries: about 50 rows a query, 8 KB each, no longer read and summed)."""
-    for t in range(kept):
-        scratch[t] = candidate_lower[t] * (1.0 - delta) if narrowed else candidate_lower[t]
-    next_lower = keep_smallest(scratch, kept, k + 1) if kept > k else np.inf
-    sure, rest = 0, 0
-    for t in range(kept):
-        i = candidates[t]
-        if narrowed:
-            upper = candidate_lower[t] * (1.0 + delta)
-        else:
-            upper = candidate_lower[t] + (z_upper[i] - z_lower[i]) + gap
-        if upper < next_lower:
-            out_indices[sure] = i
-            sure += 1
-        else:
-            candidates[rest] = i
-            rest += 1
-    return sure
-
-
-@kernel(refcounts=False)
-def strict_nearest(Xq, r, Z, P, metric, candidates, kept, diff, scratch, out_squared,
-                   out_indices):
-    """The len(out_squared) smallest (Q, index) of the rows candidates[:kept] by refml's
-    sums, in increasing order: Euclidean rows eight or four at a time."""
-    count = 0
-    x = Xq[r]
-    if metric == EUCLIDEAN:
-        eights = kept // LANES * LANES
-        for t in range(0, eights, LANES):
-            eight_distances(Xq, r, Z, candidates, t, scratch)
-            for l in range(LANES):
-                count = offer(out_squared, out_indices, count, scratch[l], candidates[t + l])
-        whole = eights + (kept - eights) // 4 * 4
-        for t in range(eights, whole, 4):
-            i0, i1, i2, i3 = candidates[t], candidates[t + 1], candidates[t + 2], candidates[t + 3]
-            q0, q1, q2, q3 = four_distances(x, Z[i0], Z[i1], Z[i2], Z[i3])
-            count = offer(out_squared, out_indices, count, q0, i0)
-            count = offer(out_squared, out_indices, count, q1, i1)
-            count = offer(out_squared, out_indices, count, q2, i2)
-            count = offer(out_squared, out_indices, count, q3, i3)
-        first = whole
-    else:
-        first = 0
-    for t in range(first, kept):
-        i = candidates[t]
-        count = offer(out_squared, out_indices, count,
-                      squared_distance(x, Z[i], P, metric, diff), i)
-    sort_heap(out_squared, out_indices, count)
-
-
 @kernel(parallel=True)
 def nearest_kernel(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, votes_only,
                    n_slots, out_squared, out_indices):
@@ -352,6 +201,7 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
     rows = np.empty(BLOCK, dtype=np.int64)
     diff = np.empty(Xq.shape[1])
     scratch = np.empty(capacity)
+    upper = np.empty(capacity)
     values = np.empty(TILE)
     rows_below = np.empty(TILE, dtype=np.int64)
     lower_rows = z_lower.reshape((1, n_train))
@@ -388,4 +238,4 @@ def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric
             n_candidates = -1 if exhaustive[r] or state[b, 3] != 0.0 else int(state[b, 1])
             exact_nearest(Xq, r, Z, P, metric, candidates[b], candidate_lower[b],
                           n_candidates, state[b, 2], z_upper, z_lower, gap[r], votes_only,
-                          diff, scratch, out_squared[r], out_indices[r])
+                          diff, scratch, upper, out_squared[r], out_indices[r])

@@ -44,18 +44,26 @@ P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
    Summed, |A - Q| <= (6d + 22) u S M^2 (1 + O(du)) against alpha M^2 ~ (32d + 96) u S M^2:
    a factor of four to spare for the few roundings of the bound and of the comparisons
    themselves.
-   Euclidean rows need far less (the bound used there): epsilon = 4 gamma_{d+8} + beta.
+   Euclidean rows need far less (the bound used there):
+   epsilon = 4 (gamma_{m+8} + gamma64_{3d+8}) + beta, m = min(d, KC) + ceil(d / KC) and
+   gamma64 float64's gamma (u = 2^-53).
    With P = ||x'||^2 + ||z'||^2 and v = u + 2^-53 + 2^-77 (centring in float64, then
    rounding to float32: x~_j = x'_j (1 + eta_j), |eta_j| <= v), the exact real
    A* = ||x~ - z~||^2 differs from Q* = ||x - z||^2 by e = x~ - z~ - (x - z),
    ||e|| <= v (||x'|| + ||z'||): |A* - Q*| <= 2 ||x - z|| ||e|| + ||e||^2 <= (4v + 2v^2) P.
-   The norms of float32 rows are exact squares summed in float64 (gamma_d of float64 each);
-   the float32 cross product, one rounding a step (fused), errs by gamma_d sum|x~_j z~_j|
-   <= gamma_d ||x~|| ||z~|| <= gamma_d (1 + v)^2 P / 2, doubled in A; refml's Q is within
-   gamma_{d+2} of float64 of Q*, times ||x - z||^2 <= 2P.  Summed, |A - Q| <=
-   (d + 4) u P (1 + O(du)) plus float64 terms of order d 2^-53 P: gamma_{d+8} covers it with
-   the comparisons' own roundings, and the factor four spares the rest.  At d = 1,000 this
-   is 2.4e-4 P against 3.8e-3 P by the general bound; k-NN 1,105 x 1,000 (200 queries,
+   The norms of float32 rows are exact squares summed in float64 (gamma64_d each).  The
+   float32 cross product is a blocked sum (``_knn_search.cross_tile``): each slice of at
+   most KC features summed from zero, one rounding a step (fused), errs by gamma_KC times
+   its sum|x~_j z~_j|, and the ceil(d / KC) slice sums added one after another by
+   gamma_{ceil(d/KC)} of theirs (Higham, section 4.2: gamma_a + gamma_b + gamma_a gamma_b
+   <= gamma_{a+b}): gamma_m sum|x~_j z~_j| <= gamma_m ||x~|| ||z~|| <= gamma_m (1 + v)^2
+   P / 2, doubled in A; refml's Q is within gamma64_{d+2} of Q*, times ||x - z||^2 <= 2P.
+   Summed, |A - Q| <= (m + 4) u P (1 + O(mu)) + (3d + 6) 2^-53 P (1 + O(d 2^-53)): the
+   two gammas' "+ 8" cover the comparisons' own roundings, and the factor four spares the
+   rest.  At d = 1,000 this is 2.1e-5 P (2.4e-4 P when the slices ran on in one sum, with
+   m = d; 3.8e-3 P by the general bound): k-NN 4,154 x 1,000 in 8 classes, k = 50, kept
+   62.6 -> 51.1 rows a query inside the bound, and the votes' search took 31.4 -> 25.9 ms
+   (830 queries).  Before, with m = d, k-NN 1,105 x 1,000 (200 queries,
    k = 5) went from 83 to 6.6 rows a query inside the bound.  Underflow (float32 below
    2^-126) adds at most 2^-150 per entry and product, d times, which beta covers.  A query
    whose scale
@@ -69,10 +77,11 @@ P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
    lower_i <= U is a candidate; each gets Q by refml's formula in refml's order (strict
    IEEE, no fastmath), and the k smallest by (Q, training index) are the answer: the same
    floats and the same ties as refml.  Euclidean candidates are first narrowed in float64
-   (``_knn_search.refine``: the same terms summed in lanes, within 4 (d + 1) 2^-53 of Q
+   (``_knn_exact.refine``: the same terms summed in lanes, within 4 (d + 1) 2^-53 of Q
    relatively), and their Q are summed four rows at a time, each sum still from the left.
    predict and predict_proba need the k nearest only as a set: there the rows whose
-   brackets put them surely among the k are taken without their Q (``set_aside_sure``),
+   brackets put them surely among the k are taken without their Q
+   (``_knn_exact.set_aside_sure``),
    and only the one or two whose brackets meet the k-th's are summed (5,101 x 1,000 with
    k = 50, 510 queries: the search 24.2 -> 19.1 ms).
 
@@ -116,10 +125,11 @@ from refml_fast._arrays import aligned_empty
 from refml_fast._config import kernel, run_parallel
 from refml_fast._distance_sums import EUCLIDEAN, MAHALANOBIS
 from refml_fast._knn_rows import SCALE_LIMIT, prepare_rows
-from refml_fast._knn_search import TILE, TILE_PAD, nearest_kernel, nearest_serial
+from refml_fast._knn_search import KC, TILE, TILE_PAD, nearest_kernel, nearest_serial
 from refml_fast.base import FastMixin
 
 FLOAT32_ROUNDOFF = 2.0 ** -24
+FLOAT64_ROUNDOFF = 2.0 ** -53
 CHUNK = 64 * TILE               # training rows per block when the tiles are prepared
 CENTRE_ROWS = 256               # rows averaged for the centre m
 # A search's serial time (``search_seconds``) is about, a query, n (d + 25) x 0.0148 ns for
@@ -234,8 +244,9 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         S = self._bound_scale
         beta = d * 2.0 ** -120 * (1.0 + S)
         if self._whitener is None and self.metric != "mahalanobis":
-            m = (d + 8) * FLOAT32_ROUNDOFF
-            return 4.0 * m / (1.0 - m) + beta, beta
+            m = (min(d, KC) + -(-d // KC) + 8) * FLOAT32_ROUNDOFF
+            f = (3 * d + 8) * FLOAT64_ROUNDOFF
+            return 4.0 * (m / (1.0 - m) + f / (1.0 - f)) + beta, beta
         m = (2 * d + 6) * FLOAT32_ROUNDOFF
         alpha = 16.0 * m / (1.0 - m) * S
         return 2.0 * alpha + beta, beta
@@ -265,7 +276,7 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
 
     def _neighbour_indices(self, X):
         # The votes need the k nearest as a set: the rows surely among them keep NaN for
-        # their distances, never summed (``_knn_search.set_aside_sure``).
+        # their distances, never summed (``_knn_exact.set_aside_sure``).
         return self._kneighbors_squared(X, votes_only=True)[1]
 
     def _vote_counts(self, indices):

@@ -589,7 +589,7 @@ def test_the_votes_take_the_sure_neighbours_without_their_distances(metric):
     import refml_fast
 
     rng = np.random.default_rng(31)
-    for n, d, k, twice in ((2000, 300, 40, True), (1200, 12, 15, True), (600, 5, 1, False)):
+    for n, d, k, twice in ((2000, 300, 41, True), (1200, 12, 15, True), (600, 5, 1, False)):
         if metric == "mahalanobis":     # at d = 300 its general bound lets every row through
             d = min(d, 40)
         X = np.round(rng.normal(size=(n, d)), 1)
@@ -602,7 +602,7 @@ def test_the_votes_take_the_sure_neighbours_without_their_distances(metric):
         squared, indices = model._kneighbors_squared(queries)
         sure_squared, sure_indices = model._kneighbors_squared(queries, votes_only=True)
         sure = np.isnan(sure_squared).mean()
-        assert 0.5 < sure <= 1.0 and (sure < 1.0 or not twice)   # ties: summed exactly
+        assert 0.5 < sure <= 1.0 and (sure < 1.0 or not twice)   # odd k splits a pair
         assert [sorted(row) for row in sure_indices.tolist()] == \
             [sorted(row) for row in indices.tolist()]
         reference = refml.KNeighborsClassifier(n_neighbors=k, metric=metric).fit(
@@ -610,3 +610,30 @@ def test_the_votes_take_the_sure_neighbours_without_their_distances(metric):
         assert model.predict(queries).tolist() == reference.predict(queries.tolist())
         assert model.predict_proba(queries).tolist() == \
             reference.predict_proba(queries.tolist())
+
+
+@pytest.mark.fast
+def test_aligned_rows_keep_refmls_neighbours_under_the_blocked_bound():
+    """Rows along one direction (every product of the cross sums has the same sign, the
+    case where rounding errors add up instead of cancelling) at d = 700, eleven slices of
+    KC features, scaled far from 1 and moved far from 0: the float32 screen's bound still
+    holds, and neighbours, distances and votes are refml's."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+
+    rng = np.random.default_rng(37)
+    for scale, shift, step in ((1e4, 0.0, 1e-6), (1e-3, 5e2, 1e-3), (1.0, -1e3, 1e-9)):
+        v = rng.normal(size=700) * scale
+        X = (1 + step * rng.integers(0, 40, size=300))[:, None] * v[None, :]
+        X = X + shift + 1e-7 * np.abs(v).mean() * rng.normal(size=X.shape)
+        queries = X[rng.integers(0, 300, size=12)] * (1 + 1e-9 * rng.normal(size=(12, 1)))
+        y = rng.integers(0, 3, size=300)
+        fast = refml_fast.KNeighborsClassifier(n_neighbors=9, algorithm="brute").fit(X, y)
+        slow = refml.KNeighborsClassifier(n_neighbors=9).fit(X.tolist(), y.tolist())
+        distances, indices = fast.kneighbors(queries)
+        expected_distances, expected_indices = slow.kneighbors(queries.tolist())
+        assert indices.tolist() == [list(row) for row in expected_indices]
+        assert distances.tolist() == [list(row) for row in expected_distances]
+        assert fast.predict_proba(queries).tolist() == slow.predict_proba(queries.tolist())
