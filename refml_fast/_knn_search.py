@@ -21,6 +21,7 @@ from ._lanes import (
     store,
     widened,
 )
+from ._sure_sign import prefetch
 
 TILE = 512                      # training rows per tile (32 features: 64 KiB of float32)
 TILE_PAD = 16                   # floats after each row of a tile: rows 2,048 bytes apart
@@ -41,13 +42,19 @@ def cross_tile(T, rows, tile, acc, n_rows, width, first, stop):
     padding is skipped: 1,105 rows take 1,152 columns, not 1,536), in float32, each term
     fused into a sum started from zero, which is added to acc at the end: over the slices
     of KC features a blocked sum, whose error bound gamma_m sum_j |x_j z_j| has
-    m = min(d, KC) + ceil(d / KC), not d (``neighbors``'s bound).  The sums of four queries by 64 rows of the tile stay in registers while j runs
-    (``_lanes``), so the tile is read once per four queries and the sums once per pass,
-    not once per feature; the block's queries take turns on 64 rows of the tile while
-    those stay in the first cache."""
+    m = min(d, KC) + ceil(d / KC), not d (``neighbors``'s bound).  The sums of four
+    queries by 64 rows of the tile stay in registers while j runs (``_lanes``), so the tile
+    is read once per four queries and the sums once per pass, not once per feature; the
+    block's queries take turns on 64 rows of the tile while those stay in the first cache.
+    The first four groups ask for the next 64 rows' slice of the tile, a cache line a
+    feature each (``prefetch``): it comes from the shared cache while the groups work, not
+    when the next first group waits for it (5,101 x 1,000 by 510 queries, one core:
+    84.9 -> 88.5 GMAC/s)."""
     for t0 in range(0, width, 4 * LANES32):
+        ahead = t0 + 4 * LANES32 if t0 + 4 * LANES32 < width else t0
         for a in range(0, n_rows, GROUP):
-            cross_group(T, rows, tile, acc, a, t0, first, stop)
+            line = ahead + a // GROUP * LANES32 if a < 4 * GROUP else t0
+            cross_group(T, rows, tile, acc, a, t0, first, stop, line)
 
 
 @kernel(inline=True)
@@ -72,13 +79,14 @@ def add_terms(x, w, sums):
 
 
 @kernel(refcounts=False)
-def cross_group(T, rows, tile, acc, a, t0, first, stop):
+def cross_group(T, rows, tile, acc, a, t0, first, stop, line):
     """``cross_tile`` for the queries rows[a..a+3] and the tile's rows t0..t0+63: sixteen
-    sets of lanes of sums in registers."""
+    sets of lanes of sums in registers; tile[j, line:line + 16] prefetched."""
     r0, r1, r2, r3 = rows[a], rows[a + 1], rows[a + 2], rows[a + 3]
     zero = splat(np.float32(0.0))
     s0 = s1 = s2 = s3 = (zero, zero, zero, zero)
     for j in range(first, stop):
+        prefetch(tile, j, line)
         w = load_four(tile, j, t0)
         s0 = add_terms(splat(T[r0, j]), w, s0)
         s1 = add_terms(splat(T[r1, j]), w, s1)

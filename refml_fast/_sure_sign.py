@@ -91,7 +91,7 @@ def magnitude_lanes(typingctx, v):
 @intrinsic
 def prefetch_lanes(typingctx, array, i, j):
     if not (isinstance(array, types.Array) and array.ndim == 2
-            and array.dtype == types.float64):
+            and array.dtype in (types.float64, types.float32)):
         return None
 
     def codegen(context, builder, signature, args):
