@@ -36,9 +36,10 @@ def refine(Xq, r, Z, candidates, candidate_lower, n_candidates, threshold, k, sc
     k-NN 1,105 x 1,000, 200 queries, k = 5: of the 83 rows a query that the general bound
     let through, 5 are left (numpy's sums standing in for the lanes').  The kept rows go
     to the front of ``candidates`` (their L, when narrowed, or screen bounds to the front
-    of ``candidate_lower``); returns their count and whether they were narrowed.  With at most 2k rows below the
-    threshold the narrowing could save little and would read every row twice: they all go
-    to the strict sums (k-NN 3,516 x 784 with k = 50, 351 queries: 14.1 -> 12.3 ms)."""
+    of ``candidate_lower``); returns their count and whether they were narrowed.  With at
+    most 2k rows below the threshold the narrowing could save little and would read every
+    row twice: they all go to the strict sums (k-NN 3,516 x 784 with k = 50, 351 queries:
+    14.1 -> 12.3 ms)."""
     below = 0
     for t in range(n_candidates):
         below += candidate_lower[t] <= threshold
