@@ -170,9 +170,9 @@ class SVC(Classifier):
         The cost of a margin violation; inf is the hard margin (separable data only).
     kernel : {"linear", "rbf", "poly"}, default "linear"
         x'z (the lecture), exp(-gamma ||x - z||^2), or (gamma x'z + coef0)^degree.
-    gamma : float > 0 or "scale", default "scale"
+    gamma : float > 0, "scale" or "auto", default "scale"
         For "rbf" and "poly"; "scale" is 1 / (d Var(X)) over all entries of X (1.0 if X is
-        constant), as in scikit-learn.
+        constant) and "auto" is 1 / d, as in scikit-learn.
     degree : int >= 1, default 3
     coef0 : float, default 0.0
     tol : float > 0, default 1e-3
@@ -217,7 +217,7 @@ class SVC(Classifier):
     def _check_params(self, X):
         validation.check_scalar(self.C, "C", "real", 0.0, math.inf, low_open=True)
         validation.check_option(self.kernel, "kernel", _smo.KERNELS)
-        if not (isinstance(self.gamma, str) and self.gamma == "scale"):
+        if not (isinstance(self.gamma, str) and self.gamma in ("scale", "auto")):
             validation.check_scalar(self.gamma, "gamma", "real", 0.0, math.inf,
                                     low_open=True, high_open=True)
         validation.check_scalar(self.degree, "degree", "int", 1)
@@ -287,10 +287,13 @@ class SVC(Classifier):
         return scores
 
     def _gamma_value(self, X):
-        """gamma, or for "scale" 1 / (d Var(X)) over all n d entries (1.0 if Var = 0)."""
+        """gamma; for "auto" 1 / d; for "scale" 1 / (d Var(X)) over all n d entries (1.0 if
+        Var = 0)."""
         if not isinstance(self.gamma, str):
             return float(self.gamma)
         n, d = self._n_rows_cols(X)
+        if self.gamma == "auto":
+            return 1.0 / d
         total = 0.0
         for x in X:
             for value in x:

@@ -24,6 +24,8 @@ class SVC(FastMixin, reference.SVC):
     def _gamma_value(self, X):
         if not isinstance(self.gamma, str):
             return float(self.gamma)
+        if self.gamma == "auto":
+            return 1.0 / X.shape[1]
         return float(_gram.scale_gamma(X))
 
     def _kernel_diagonal(self, X):

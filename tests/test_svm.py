@@ -241,7 +241,7 @@ def test_hard_margin_on_xor_stops_at_max_iter_with_a_warning(lib):
 
 @pytest.mark.parametrize("params, name", [
     ({"C": 0.0}, "C"), ({"C": -1.0}, "C"), ({"C": float("nan")}, "C"), ({"C": "1"}, "C"),
-    ({"kernel": "sigmoid"}, "kernel"), ({"gamma": 0.0}, "gamma"), ({"gamma": "auto"}, "gamma"),
+    ({"kernel": "sigmoid"}, "kernel"), ({"gamma": 0.0}, "gamma"), ({"gamma": "Auto"}, "gamma"),
     ({"gamma": float("inf")}, "gamma"), ({"degree": 0}, "degree"), ({"degree": 2.0}, "degree"),
     ({"coef0": float("inf")}, "coef0"), ({"tol": 0.0}, "tol"), ({"max_iter": 0}, "max_iter")])
 def test_bad_hyper_parameters_fail_at_fit_naming_them(lib, params, name):
@@ -249,6 +249,18 @@ def test_bad_hyper_parameters_fail_at_fit_naming_them(lib, params, name):
     with pytest.raises(ValueError, match=f"parameter {name}="):
         model.fit(LINE_X, LINE_Y)
     assert not hasattr(model, "support_")
+
+
+def test_gamma_auto_is_one_over_the_features_as_in_scikit_learn(lib):
+    """gamma="auto" is 1 / d (scikit-learn's), the same model as that number given."""
+    X = [[0.0, 1.0, 2.0], [1.0, 0.5, 0.0], [2.0, 2.5, 1.0], [3.0, 0.0, 2.5], [0.5, 3.0, 0.5],
+         [2.5, 1.5, 3.0]]
+    y = [0, 0, 1, 1, 0, 1]
+    auto = lib.SVC(kernel="rbf", gamma="auto").fit(X, y)
+    given = lib.SVC(kernel="rbf", gamma=1.0 / 3.0).fit(X, y)
+    assert auto.gamma_ == 1.0 / 3.0
+    assert list(auto.dual_coef_) == list(given.dual_coef_)
+    assert list(auto.predict(X)) == list(given.predict(X))
 
 
 def test_params_and_repr(lib):
