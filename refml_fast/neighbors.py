@@ -81,16 +81,16 @@ P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
    relatively), and their Q are summed four rows at a time, each sum still from the left.
    predict and predict_proba need the k nearest only as a set: there the rows whose
    brackets put them surely among the k are taken without their Q
-   (``_knn_exact.set_aside_sure``),
-   and only the one or two whose brackets meet the k-th's are summed (5,101 x 1,000 with
-   k = 50, 510 queries: the search 24.2 -> 19.1 ms).
+   (``_knn_exact.set_aside_sure``), the rows left are bracketed again by their float64
+   lane sums, and only those still undecided (ties) are summed (5,101 x 1,000 with k = 50,
+   510 queries: the search 24.2 -> 19.1 ms).
 
 One kernel does it all (``_knn_search``), blocks of up to 64 queries claimed by the cores
 one at a time (``_claims``: a core that shares its time with another library's spinning
-thread does fewer; the blocks come in a multiple of the threads, of even sizes): each tile of
-512 training rows (stored transposed, tile by tile, each row padded to 528 floats) meets the
-block 64 features at a time (KC).  Four queries by 64 rows
-of the tile keep their sums in registers (``_lanes``, sixteen float32 lanes) while the
+thread does fewer; the blocks come in a multiple of the threads, of even sizes): each
+tile of 512 training rows (stored transposed, tile by tile, each row padded to 528 floats)
+meets the block 64 features at a time (KC).  Four queries by 64 rows of the tile keep
+their sums in registers (``_lanes``, sixteen float32 lanes) while the
 features run, each product fused into its sum (one rounding instead of two: the bound above
 still holds); the block's queries take their turns on those 64 rows while the slice, 16 KiB,
 stays in the core's first cache.  Against sums loaded and stored once per four features, the
