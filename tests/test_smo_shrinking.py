@@ -120,3 +120,28 @@ def test_a_tiny_row_cache_changes_nothing(monkeypatch):
     assert reference.n_iter_ == fast.n_iter_
     assert list(reference.dual_coef_) == fast.dual_coef_.ravel().tolist()
     assert reference.intercept_ == fast.intercept_
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("kernel", ["linear", "rbf", "poly"])
+def test_a_row_at_the_active_points_is_the_full_rows_floats_there(kernel):
+    """``kernel_row_at`` adds four features a pass over the active points: at every active
+    column its value is ``kernel_row``'s, bit for bit, for d from 1 to 9 (whole passes of
+    four and the features after them), and the other columns are left as they were."""
+    import numpy as np
+
+    from refml_fast import _gram, _kernel_rows
+
+    rng = np.random.default_rng(41)
+    code = _gram.KERNEL_CODES[kernel]
+    for d in range(1, 10):
+        Z = rng.normal(size=(300, d)) * rng.choice([1e-3, 1.0, 1e3], size=d)
+        ZT = np.ascontiguousarray(Z.T)
+        x = Z[17] + rng.normal(size=d)
+        active = np.sort(rng.choice(300, size=113, replace=False)).astype(np.int64)
+        full = np.empty(300)
+        _gram.kernel_row(x, ZT, code, 0.7, 3, 0.5, full)
+        at = np.full(300, -1.0)
+        _kernel_rows.kernel_row_at(x, ZT, active, len(active), code, 0.7, 3, 0.5, at)
+        assert at[active].tolist() == full[active].tolist()
+        assert (np.delete(at, active) == -1.0).all()
