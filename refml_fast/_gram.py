@@ -45,48 +45,56 @@ def kernel_row(x, ZT, code, gamma, degree, coef0, out):
     for t in range(n):
         out[t] = 0.0
     d4 = d - d % 4
-    if code == 1:
-        for k in range(0, d4, 4):
-            x0, x1, x2, x3 = x[k], x[k + 1], x[k + 2], x[k + 3]
-            for t in range(n):
-                s = out[t]
-                e = x0 - ZT[k, t]
-                s += e * e
-                e = x1 - ZT[k + 1, t]
-                s += e * e
-                e = x2 - ZT[k + 2, t]
-                s += e * e
-                e = x3 - ZT[k + 3, t]
-                s += e * e
-                out[t] = s
-        for k in range(d4, d):
-            xk = x[k]
-            for t in range(n):
-                difference = xk - ZT[k, t]
-                out[t] += difference * difference
-        for t in range(n):
-            out[t] = math.exp(-gamma * out[t])
-        return
     for k in range(0, d4, 4):
         x0, x1, x2, x3 = x[k], x[k + 1], x[k + 2], x[k + 3]
         for t in range(n):
-            s = out[t]
-            s += x0 * ZT[k, t]
-            s += x1 * ZT[k + 1, t]
-            s += x2 * ZT[k + 2, t]
-            s += x3 * ZT[k + 3, t]
-            out[t] = s
+            out[t] = four_terms(code, x0, x1, x2, x3, ZT, k, t, out[t])
     for k in range(d4, d):
         xk = x[k]
         for t in range(n):
-            out[t] += xk * ZT[k, t]
-    if code == 2:
+            out[t] = one_term(code, xk, ZT, k, t, out[t])
+    if code != 0:                   # linear: the sums are the values
         for t in range(n):
-            base = gamma * out[t] + coef0
-            value = 1.0
-            for _ in range(degree):
-                value *= base
-            out[t] = value
+            out[t] = kernel_value(code, out[t], gamma, degree, coef0)
+
+
+@kernel(inline=True, refcounts=False)
+def one_term(code, xk, ZT, k, t, s):
+    """s plus feature k's term: (x_k - z_tk)^2 for rbf (code 1), x_k z_tk otherwise."""
+    if code == 1:
+        e = xk - ZT[k, t]
+        return s + e * e
+    return s + xk * ZT[k, t]
+
+
+@kernel(inline=True, refcounts=False)
+def four_terms(code, x0, x1, x2, x3, ZT, k, t, s):
+    """s plus the terms of features k..k+3 (x0..x3 = x_k..x_k+3), added one after another
+    (the callers load x's four values before their loop over t)."""
+    s = one_term(code, x0, ZT, k, t, s)
+    s = one_term(code, x1, ZT, k + 1, t, s)
+    s = one_term(code, x2, ZT, k + 2, t, s)
+    return one_term(code, x3, ZT, k + 3, t, s)
+
+
+@kernel(inline=True, refcounts=False)
+def kernel_value(code, s, gamma, degree, coef0):
+    """K from the sum s: exp(-gamma s) for rbf, s for linear, poly's power for poly."""
+    if code == 1:
+        return math.exp(-gamma * s)
+    if code == 2:
+        return poly_value(s, gamma, degree, coef0)
+    return s
+
+
+@kernel(inline=True, refcounts=False)
+def poly_value(s, gamma, degree, coef0):
+    """(gamma s + coef0)^degree, multiplied ``degree`` times from 1.0 (refml's)."""
+    base = gamma * s + coef0
+    value = 1.0
+    for _ in range(degree):
+        value *= base
+    return value
 
 
 @kernel

@@ -6,14 +6,13 @@ cannot change a result).  While points are shrunk away, a row is computed at the
 points only.  Kernel values as in ``_gram``: the same floats as refml's.
 """
 
-import math
 import mmap
 import threading
 
 import numpy as np
 
 from ._config import kernel
-from ._gram import kernel_row
+from ._gram import four_terms, kernel_row, kernel_value, one_term
 
 CACHE_BYTES = 256 * 2 ** 20
 # A fit's cache mapping, handed back when the fit is done (``give_back``) for the next fit
@@ -116,59 +115,26 @@ def complete_row(i, X, XT, code, gamma, degree, coef0, cache, slot_of, made):
 
 @kernel(refcounts=False)
 def kernel_row_at(x, ZT, active, n_active, code, gamma, degree, coef0, out):
-    """``_gram.kernel_row`` at the active columns only: the same floats there.  Four
-    features are added per pass over the active points, each sum still feature by feature
-    (a quarter of the gathers and stores of one feature a pass; the linear SVC of 10,000 x
-    20 in the grid: a fit 612 -> 549-576 ms, the same 66,131 steps)."""
+    """``_gram.kernel_row`` at the active columns only: the same floats there, from the same
+    helpers.  Four features are added per pass over the active points, each sum still
+    feature by feature (a quarter of the gathers and stores of one feature a pass; the
+    linear SVC of 10,000 x 20 in the grid: a fit 612 -> 549-576 ms, the same 66,131
+    steps)."""
     d = ZT.shape[0]
     d4 = d - d % 4
     for k in range(n_active):
         out[active[k]] = 0.0
-    if code == 1:
-        for f in range(0, d4, 4):
-            x0, x1, x2, x3 = x[f], x[f + 1], x[f + 2], x[f + 3]
-            for k in range(n_active):
-                t = active[k]
-                s = out[t]
-                e = x0 - ZT[f, t]
-                s += e * e
-                e = x1 - ZT[f + 1, t]
-                s += e * e
-                e = x2 - ZT[f + 2, t]
-                s += e * e
-                e = x3 - ZT[f + 3, t]
-                s += e * e
-                out[t] = s
-        for f in range(d4, d):
-            xf = x[f]
-            for k in range(n_active):
-                t = active[k]
-                difference = xf - ZT[f, t]
-                out[t] += difference * difference
-        for k in range(n_active):
-            t = active[k]
-            out[t] = math.exp(-gamma * out[t])
-        return
     for f in range(0, d4, 4):
         x0, x1, x2, x3 = x[f], x[f + 1], x[f + 2], x[f + 3]
         for k in range(n_active):
             t = active[k]
-            s = out[t]
-            s += x0 * ZT[f, t]
-            s += x1 * ZT[f + 1, t]
-            s += x2 * ZT[f + 2, t]
-            s += x3 * ZT[f + 3, t]
-            out[t] = s
+            out[t] = four_terms(code, x0, x1, x2, x3, ZT, f, t, out[t])
     for f in range(d4, d):
         xf = x[f]
         for k in range(n_active):
             t = active[k]
-            out[t] += xf * ZT[f, t]
-    if code == 2:
+            out[t] = one_term(code, xf, ZT, f, t, out[t])
+    if code != 0:                   # linear: the sums are the values
         for k in range(n_active):
             t = active[k]
-            base = gamma * out[t] + coef0
-            value = 1.0
-            for _ in range(degree):
-                value *= base
-            out[t] = value
+            out[t] = kernel_value(code, out[t], gamma, degree, coef0)
