@@ -78,6 +78,23 @@ def kernel_value(kernel, u, v, gamma, degree, coef0):
     return value
 
 
+def scale_gamma(X):
+    """gamma="scale" (scikit-learn's): 1 / (d Var(X)), Var over all n d entries of X, each
+    sum from 0.0 in row order (1.0 when Var = 0)."""
+    n, d = len(X), len(X[0])
+    total = 0.0
+    for x in X:
+        for value in x:
+            total += value
+    mean = total / (n * d)
+    squares = 0.0
+    for x in X:
+        for value in x:
+            squares += (value - mean) * (value - mean)
+    variance = squares / (n * d)
+    return 1.0 / (d * variance) if variance > 0.0 else 1.0
+
+
 class KernelRows:
     """Row i of the kernel matrix, [K(x_i, x_1), ..., K(x_i, x_n)], computed once and kept."""
 

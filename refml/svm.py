@@ -287,24 +287,17 @@ class SVC(Classifier):
         return scores
 
     def _gamma_value(self, X):
-        """gamma; for "auto" 1 / d; for "scale" 1 / (d Var(X)) over all n d entries (1.0 if
-        Var = 0)."""
+        """gamma; for "auto" 1 / d; for "scale" ``_scale_gamma``."""
         if not isinstance(self.gamma, str):
             return float(self.gamma)
-        n, d = self._n_rows_cols(X)
         if self.gamma == "auto":
-            return 1.0 / d
-        total = 0.0
-        for x in X:
-            for value in x:
-                total += value
-        mean = total / (n * d)
-        squares = 0.0
-        for x in X:
-            for value in x:
-                squares += (value - mean) * (value - mean)
-        variance = squares / (n * d)
-        return 1.0 / (d * variance) if variance > 0.0 else 1.0
+            return 1.0 / self._n_rows_cols(X)[1]
+        return self._scale_gamma(X)
+
+    @staticmethod
+    def _scale_gamma(X):
+        """1 / (d Var(X)) over all n d entries (1.0 if Var = 0): ``_smo.scale_gamma``."""
+        return _smo.scale_gamma(X)
 
     def _kernel_diagonal(self, X):
         return [_smo.kernel_value(self.kernel, x, x, self.gamma_, self.degree,

@@ -163,7 +163,7 @@ def raw_scores_parallel(X, code, coef, dual_coef, SVT, gamma, degree, coef0, out
 
 @kernel
 def scale_gamma(X):
-    """1 / (d Var(X)) over all entries, row by row (refml's loops); 1.0 if Var = 0."""
+    """refml._smo.scale_gamma: 1 / (d Var(X)), the same sums in the same order."""
     n, d = X.shape
     total = 0.0
     for r in range(n):

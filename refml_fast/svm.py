@@ -21,11 +21,8 @@ from .separability import linear_separability
 class SVC(FastMixin, reference.SVC):
     __doc__ = reference.SVC.__doc__
 
-    def _gamma_value(self, X):
-        if not isinstance(self.gamma, str):
-            return float(self.gamma)
-        if self.gamma == "auto":
-            return 1.0 / X.shape[1]
+    @staticmethod
+    def _scale_gamma(X):
         return float(_gram.scale_gamma(X))
 
     def _kernel_diagonal(self, X):
