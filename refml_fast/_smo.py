@@ -23,8 +23,7 @@ pairs, shrink the same points, stop at the same step and return the same alphas:
 import numpy as np
 
 from ._config import kernel
-from ._gram import kernel_row
-from ._kernel_rows import complete_row, fetch_row
+from ._kernel_rows import complete_row, fetch_row, row_into
 from ._smo_newton import NEWTON_WORK, newton_direction, newton_length
 from ._smo_scans import active_scan, active_second_index, compact_row, compact_slots
 
@@ -43,7 +42,7 @@ def set_flags(t, alpha, y, C, up, low):
 
 
 @kernel
-def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v, diagonal):
+def smo(X, panels, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v, diagonal):
     """SMO from alpha = 0 with the row cache ``cache`` (``row_cache``) and K_tt in
     ``diagonal``; fills alpha and v (v_t = -y_t G_t at the end), returns (n_iter, status
     code): refml's ``smo`` step by step.
@@ -96,20 +95,20 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
             if not unshrunk and m - M <= 10.0 * tol:
                 unshrunk = True
                 expand(active, n_active, vc, v)
-                n_active = rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound,
+                n_active = rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound,
                                    active, n_active, cache, slot_of, made)
                 compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
                 generation += 1                       # rows made for fewer points are stale
                 i, m, M = active_scan(active, n_active, vc, bits, upc, lowc)
             n_active = shrink(active, n_active, vc, upc, lowc, dc, position, m, M)
             epoch += 1
-            newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc, lowc,
+            newton_step(X, panels, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc, lowc,
                         at_bound, active, n_active, position, cache, slot_of, owner, clock,
                         used, made, generation, NEWTON_WORK * period * n_active)
         i, m, M = active_scan(active, n_active, vc, bits, upc, lowc)
         if m - M <= tol and n_active < n:             # converged on the active set: check all
             expand(active, n_active, vc, v)
-            n_active = rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
+            n_active = rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
                                n_active, cache, slot_of, made)
             compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
             generation += 1
@@ -119,11 +118,11 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
             return n_iter, 0
         if n_iter == max_iter:
             expand(active, n_active, vc, v)
-            rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
+            rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
                     cache, slot_of, made)
             return n_iter, 1
         # Rows i and j of K are read as cache[slot_i] and cache[slot_j]: no views made.
-        slot_i = fetch_row(i, -1, X, XT, code, gamma, degree, coef0, cache, slot_of,
+        slot_i = fetch_row(i, -1, X, panels, code, gamma, degree, coef0, cache, slot_of,
                            owner, clock, used, made, generation, active, n_active)
         r_i = -1
         if n_active < n:
@@ -134,7 +133,7 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
         else:                                         # position k is point k
             j = active_second_index(m, cache, slot_i, diagonal[i], dc, vc, lowc, active,
                                     n_active, scores, score_bits)
-        slot_j = fetch_row(j, i, X, XT, code, gamma, degree, coef0, cache, slot_of,
+        slot_j = fetch_row(j, i, X, panels, code, gamma, degree, coef0, cache, slot_of,
                            owner, clock, used, made, generation, active, n_active)
         was_i = alpha[i] == C
         was_j = alpha[j] == C
@@ -142,7 +141,7 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
         step, a = pair_step(i, j, m, v, cache[slot_i, j], diagonal, alpha, y, C)
         if step == np.inf:
             expand(active, n_active, vc, v)
-            rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
+            rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
                     cache, slot_of, made)
             return n_iter, 2
         for s in (i, j):
@@ -157,16 +156,16 @@ def smo(X, XT, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache, v,
             for k in range(n_active):
                 vc[k] = vc[k] - step * (rows[r_i, k] - rows[r_j, k])
         if (alpha[i] == C) != was_i:
-            move_at_bound(at_bound, cache, complete_row(i, X, XT, code, gamma, degree, coef0,
+            move_at_bound(at_bound, cache, complete_row(i, X, panels, code, gamma, degree, coef0,
                                                         cache, slot_of, made), i, y, C, was_i)
         if (alpha[j] == C) != was_j:
-            move_at_bound(at_bound, cache, complete_row(j, X, XT, code, gamma, degree, coef0,
+            move_at_bound(at_bound, cache, complete_row(j, X, panels, code, gamma, degree, coef0,
                                                         cache, slot_of, made), j, y, C, was_j)
         n_iter += 1
 
 
 @kernel
-def newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc, lowc,
+def newton_step(X, panels, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc, lowc,
                 at_bound, active, n_active, position, cache, slot_of, owner, clock, used, made,
                 generation, work):
     """refml's ``newton_step`` on the compacted state (G_s = -y_s v_s, so -G_s = y_s v_s
@@ -186,7 +185,7 @@ def newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc
     gradient = np.empty(size)
     for a in range(size):
         s = free[a]
-        slot = fetch_row(s, -1, X, XT, code, gamma, degree, coef0, cache, slot_of, owner,
+        slot = fetch_row(s, -1, X, panels, code, gamma, degree, coef0, cache, slot_of, owner,
                          clock, used, made, generation, active, n_active)
         for b in range(size):
             t = free[b]
@@ -214,13 +213,13 @@ def newton_step(X, XT, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc
         if changes[a] == 0.0:
             continue
         s = free[a]
-        slot = fetch_row(s, -1, X, XT, code, gamma, degree, coef0, cache, slot_of, owner,
+        slot = fetch_row(s, -1, X, panels, code, gamma, degree, coef0, cache, slot_of, owner,
                          clock, used, made, generation, active, n_active)
         change = changes[a]
         for k in range(n_active):
             vc[k] = vc[k] - change * cache[slot, active[k]]
         if alpha[s] == C:                             # reached C (it was below): G_bar
-            move_at_bound(at_bound, cache, complete_row(s, X, XT, code, gamma, degree, coef0,
+            move_at_bound(at_bound, cache, complete_row(s, X, panels, code, gamma, degree, coef0,
                                                         cache, slot_of, made), s, y, C, False)
 
 
@@ -265,7 +264,7 @@ def shrink(active, n_active, vc, upc, lowc, dc, position, m, M):
 
 
 @kernel
-def rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active, cache,
+def rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active, cache,
             slot_of, made):
     """refml's ``rebuild_gradient``: for every point out of the active list,
     G_t = G_bar_t - 1 + sum_s alpha_s Q_st (s ascending over the free alpha_s), kept as
@@ -292,7 +291,7 @@ def rebuild(X, XT, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
             if slot_of[s] >= 0 and made[slot_of[s]] == -1:
                 row_s = cache[slot_of[s]]
             else:                                      # the row, without evicting any
-                kernel_row(X[s], XT, code, gamma, degree, coef0, scratch)
+                row_into(X[s], panels, n, active, n, code, gamma, degree, coef0, scratch)
                 row_s = scratch
             for k in range(count):
                 t = out[k]

@@ -124,10 +124,12 @@ def test_a_tiny_row_cache_changes_nothing(monkeypatch):
 
 @pytest.mark.fast
 @pytest.mark.parametrize("kernel", ["linear", "rbf", "poly"])
-def test_a_row_at_the_active_points_is_the_full_rows_floats_there(kernel):
-    """``kernel_row_at`` adds four features a pass over the active points: at every active
-    column its value is ``kernel_row``'s, bit for bit, for d from 1 to 9 (whole passes of
-    four and the features after them), and the other columns are left as they were."""
+def test_a_row_from_panels_is_the_full_rows_floats(kernel):
+    """A row of K from X.T in panels (one per thread, ``_kernel_rows.panels_of``), computed
+    panel after panel or a panel on each thread, complete or at the active points (four
+    features a pass): at every column its value is ``_gram.kernel_row``'s from the whole
+    X.T, bit for bit, for d from 1 to 9 (whole passes of four and the features after them),
+    and a row at the active points leaves the other columns as they were."""
     import numpy as np
 
     from refml_fast import _gram, _kernel_rows
@@ -135,13 +137,46 @@ def test_a_row_at_the_active_points_is_the_full_rows_floats_there(kernel):
     rng = np.random.default_rng(41)
     code = _gram.KERNEL_CODES[kernel]
     for d in range(1, 10):
-        Z = rng.normal(size=(300, d)) * rng.choice([1e-3, 1.0, 1e3], size=d)
-        ZT = np.ascontiguousarray(Z.T)
+        Z = rng.normal(size=(301, d)) * rng.choice([1e-3, 1.0, 1e3], size=d)
         x = Z[17] + rng.normal(size=d)
-        active = np.sort(rng.choice(300, size=113, replace=False)).astype(np.int64)
-        full = np.empty(300)
-        _gram.kernel_row(x, ZT, code, 0.7, 3, 0.5, full)
-        at = np.full(300, -1.0)
-        _kernel_rows.kernel_row_at(x, ZT, active, len(active), code, 0.7, 3, 0.5, at)
+        full = np.empty(301)
+        _gram.kernel_row(x, np.ascontiguousarray(Z.T), code, 0.7, 3, 0.5, full)
+        active = np.sort(rng.choice(301, size=113, replace=False)).astype(np.int64)
+        everyone = np.arange(301)
+        for parts in (1, 2, 3, 7):
+            panels = _kernel_rows.panels_of(Z, parts)
+            assert panels.shape[2] % 8 == 0
+            for compute in (_kernel_rows.row_into, _kernel_rows.row_on_threads):
+                row = np.full(301, -1.0)
+                compute(x, panels, 301, everyone, 301, code, 0.7, 3, 0.5, row)
+                assert row.tolist() == full.tolist()
+                at = np.full(301, -1.0)
+                compute(x, panels, 301, active, len(active), code, 0.7, 3, 0.5, at)
+                assert at[active].tolist() == full[active].tolist()
+                assert (np.delete(at, active) == -1.0).all()
+
+
+@pytest.mark.fast
+def test_a_long_row_on_the_threads_is_the_full_rows_floats():
+    """Rows of THREADS_FROM products and more go to the threads from ``row_into`` itself:
+    the same floats as ``_gram.kernel_row``, complete and at the active points."""
+    import numpy as np
+
+    from refml_fast import _gram, _kernel_rows
+
+    rng = np.random.default_rng(42)
+    n, d = 5003, 41
+    Z = rng.normal(size=(n, d))
+    panels = _kernel_rows.panels_of(Z, 2)
+    active = np.sort(rng.choice(n, size=2 * n // 3, replace=False)).astype(np.int64)
+    assert len(active) * d >= _kernel_rows.THREADS_FROM
+    for code in (0, 1, 2):
+        full = np.empty(n)
+        _gram.kernel_row(Z[5], np.ascontiguousarray(Z.T), code, 0.01, 3, 0.5, full)
+        row = np.empty(n)
+        _kernel_rows.row_into(Z[5], panels, n, active, n, code, 0.01, 3, 0.5, row)
+        assert row.tolist() == full.tolist()
+        at = np.full(n, -1.0)
+        _kernel_rows.row_into(Z[5], panels, n, active, len(active), code, 0.01, 3, 0.5, at)
         assert at[active].tolist() == full[active].tolist()
         assert (np.delete(at, active) == -1.0).all()
