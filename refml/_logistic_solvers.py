@@ -21,9 +21,10 @@ penalty on the w_k:
     H_{kl}   = (1/n) sum_i P_ik (1{k = l} - P_il) x~_i x~_i' + alpha diag(1, ..., 1, 0) 1{k = l}.
 
 Every sum over features runs left to right.  Sums over samples (L, grad L and the Hessian)
-run over blocks of SUM_BLOCK samples, each in order from 0.0, and then add the blocks' sums
-in order (``objective``, ``hessian``): refml_fast sums the blocks on separate threads.  Its
-kernels repeat the same operations, so both packages find identical floats.
+run over blocks of samples, each in order from 0.0, and then add the blocks' sums in order
+(``objective``, ``hessian``): refml_fast sums the blocks on separate threads.  Its kernels
+repeat the same operations, so both packages find identical floats.  A block holds
+SUM_BLOCK samples, or BINARY_SUM_BLOCK in the objective of two classes (``sum_block``).
 
 Solvers (``model`` is the estimator; its methods ``_objective``, ``_newton_direction`` and
 ``_sgd_epoch`` do the arithmetic and are what refml_fast replaces):
@@ -62,6 +63,15 @@ POLISH_STEPS = 3
 POLISH_SIZE = 1e-6
 EPSILON = 2.0 ** -52
 SUM_BLOCK = 2048      # samples per block of the sums over samples (see ``objective``)
+BINARY_SUM_BLOCK = 128
+
+
+def sum_block(n_classes):
+    """Samples per block of the objective's sums: BINARY_SUM_BLOCK for two classes (a
+    block's gradient is d + 1 floats: small blocks cost little, and refml_fast shares even
+    a thousand samples among threads, each keeping its samples in its core's cache: binary
+    1,244 x 348, 27 L-BFGS steps, 7.3 -> 4.4 ms), SUM_BLOCK for more (and the Hessian)."""
+    return BINARY_SUM_BLOCK if n_classes == 2 else SUM_BLOCK
 
 
 # ----------------------------------------------------------------------------------------
@@ -98,18 +108,18 @@ def class_probabilities(z):
 def objective(X, codes, theta, n_classes, fit_intercept, alpha):
     """(L(theta), grad L(theta)) as in the module docstring.
 
-    The sums over samples go SUM_BLOCK samples at a time (``block_sums``): each block's
-    sums start at 0.0 and run over its samples in order, and the blocks' sums are added in
-    order.  This fixes every float of L and its gradient, and lets refml_fast sum the
-    blocks on separate threads and add them in the same order."""
+    The sums over samples go ``sum_block(n_classes)`` samples at a time (``block_sums``):
+    each block's sums start at 0.0 and run over its samples in order, and the blocks' sums
+    are added in order.  This fixes every float of L and its gradient, and lets refml_fast
+    sum the blocks on separate threads and add them in the same order."""
     n_free = n_classes - 1
     p = len(theta) // n_free
     data_loss = 0.0
     gradient = [0.0] * len(theta)
-    for start in range(0, len(X), SUM_BLOCK):
-        block_loss, block_gradient = block_sums(X[start:start + SUM_BLOCK],
-                                                codes[start:start + SUM_BLOCK], theta,
-                                                n_free, fit_intercept)
+    size = sum_block(n_classes)
+    for start in range(0, len(X), size):
+        block_loss, block_gradient = block_sums(X[start:start + size], codes[start:start + size],
+                                                theta, n_free, fit_intercept)
         data_loss += block_loss
         gradient = [total + term for total, term in zip(gradient, block_gradient)]
     n = len(X)

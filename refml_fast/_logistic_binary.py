@@ -11,8 +11,8 @@ classes these do the same arithmetic faster, without changing a single float:
 - the probability is ``probabilities_from_scores`` written out for one score:
   m = max(0, z), e_0 = exp(-m), e_1 = exp(z - m), P_1 = e_1 / ((0 + e_0) + e_1),
   log(1 + e^z) = m + log((0 + e_0) + e_1), skipping the exponential that is exp(0) = 1;
-- the objective sums blocks of SUM_BLOCK samples as refml does, so that the blocks can go
-  to separate threads (``objective``), each summing its own from 0.0;
+- the objective sums blocks of BINARY_SUM_BLOCK samples as refml does, so that the blocks
+  can go to separate threads (``objective``), each summing its own from 0.0;
 - the objective also returns the Hessian's sample weights P_i1 (1 - P_i1), which the
   Newton step at the same theta reuses instead of scoring the data again (the Hessian
   itself: refml_fast/_logistic_hessian.py).
@@ -192,12 +192,12 @@ def block_objective(X, codes, theta, fit_intercept, first, stop, gradient, weigh
 
 @kernel
 def blocks_serial(X, codes, theta, fit_intercept, losses, gradients, weights):
-    """``block_objective`` for every block of SUM_BLOCK samples, one after the other."""
+    """``block_objective`` for every block of BINARY_SUM_BLOCK samples, one after the other."""
     n = X.shape[0]
     scratch = np.empty((4, BLOCK))
     for b in range(losses.shape[0]):
-        losses[b] = block_objective(X, codes, theta, fit_intercept, b * SUM_BLOCK,
-                                    min(n, (b + 1) * SUM_BLOCK), gradients[b], weights,
+        losses[b] = block_objective(X, codes, theta, fit_intercept, b * BINARY_SUM_BLOCK,
+                                    min(n, (b + 1) * BINARY_SUM_BLOCK), gradients[b], weights,
                                     scratch)
 
 
@@ -210,8 +210,8 @@ def blocks_parallel(X, codes, theta, fit_intercept, losses, gradients, weights):
     thread, from 0.0 in sample order: the same floats)."""
     n = X.shape[0]
     for b in prange(losses.shape[0]):
-        losses[b] = block_objective(X, codes, theta, fit_intercept, b * SUM_BLOCK,
-                                    min(n, (b + 1) * SUM_BLOCK), gradients[b], weights,
+        losses[b] = block_objective(X, codes, theta, fit_intercept, b * BINARY_SUM_BLOCK,
+                                    min(n, (b + 1) * BINARY_SUM_BLOCK), gradients[b], weights,
                                     np.empty((4, BLOCK)))
 
 
@@ -219,7 +219,7 @@ def blocks_parallel(X, codes, theta, fit_intercept, losses, gradients, weights):
 def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
     """``_logistic_kernels.objective`` for K = 2 (same floats) on the calling thread, with
     the Hessian weights (``block_objective``)."""
-    n_blocks = (X.shape[0] + SUM_BLOCK - 1) // SUM_BLOCK
+    n_blocks = (X.shape[0] + BINARY_SUM_BLOCK - 1) // BINARY_SUM_BLOCK
     losses = np.empty(n_blocks)
     gradients = np.empty((n_blocks, gradient.shape[0]))
     blocks_serial(X, codes, theta, fit_intercept, losses, gradients, weights)
@@ -228,25 +228,27 @@ def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
 
 
 def objective(X, codes, theta, fit_intercept, alpha, gradient, weights):
-    """``objective_binary``'s floats, the blocks on every core from PARALLEL_SAMPLES
-    samples on (two blocks or more).  Each thread sums its own blocks, so only the blocks'
-    sums (p + 1 floats each) move between cores."""
+    """``objective_binary``'s floats, the blocks on every core from PARALLEL_ENTRIES
+    entries of X on (and two blocks).  Each thread sums its own blocks, so only the blocks'
+    sums (p floats each) move between cores, and with Numba's static schedule each thread
+    takes the same run of blocks at every evaluation: its samples stay in its core's cache
+    when X fits in the caches of all the cores."""
     n = X.shape[0]
-    if n < PARALLEL_SAMPLES:
+    if n * X.shape[1] < PARALLEL_ENTRIES or n <= BINARY_SUM_BLOCK:
         return objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights)
-    n_blocks = (n + SUM_BLOCK - 1) // SUM_BLOCK
+    n_blocks = (n + BINARY_SUM_BLOCK - 1) // BINARY_SUM_BLOCK
     losses = np.empty(n_blocks)
     gradients = np.empty((n_blocks, gradient.shape[0]))
-    run_parallel(blocks_parallel, blocks_serial, n / PARALLEL_SAMPLES, X, codes, theta,
-                 fit_intercept, losses, gradients, weights, unit_seconds=PARALLEL_SECONDS)
+    run_parallel(blocks_parallel, blocks_serial, n * X.shape[1] / PARALLEL_ENTRIES, X, codes,
+                 theta, fit_intercept, losses, gradients, weights, unit_seconds=PARALLEL_SECONDS)
     return add_blocks(losses, gradients, theta, 1, X.shape[1], fit_intercept, alpha, n,
                       gradient)
 
 
-SUM_BLOCK = solvers.SUM_BLOCK   # a multiple of BLOCK
-# From this many samples (two blocks: about PARALLEL_SECONDS on one core) the blocks go to
-# the threads; ``run_parallel`` keeps them on one while the cores are busy.
-PARALLEL_SAMPLES, PARALLEL_SECONDS = 8_192, 0.00015
+BINARY_SUM_BLOCK = solvers.BINARY_SUM_BLOCK   # a multiple of BLOCK
+# From this many entries of X (about PARALLEL_SECONDS on one core) the blocks go to the
+# threads; ``run_parallel`` keeps them on one while the cores are busy.
+PARALLEL_ENTRIES, PARALLEL_SECONDS = 200_000, 0.00005
 
 
 @kernel

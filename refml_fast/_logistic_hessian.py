@@ -23,9 +23,10 @@ import numba
 import numpy as np
 from numba import prange
 
+from refml._logistic_solvers import SUM_BLOCK
+
 from ._config import kernel, run_parallel
 from ._lanes import LANES, line_aligned_zeros, load, splat, store
-from ._logistic_binary import SUM_BLOCK
 
 ROWS = 4                # rows of H per tile
 # Floats of x~ per run of samples (with the weighted copy, 48 KB: the first cache), but

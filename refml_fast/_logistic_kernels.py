@@ -8,7 +8,7 @@ Conventions shared with the reference (so that the floats are identical):
 - probabilities: m = max(0, z_1..z_{K-1}); e_0 = exp(-m), e_k = exp(z_k - m) summed from
   0.0 in the order e_0, e_1, ...; P_k = e_k / total; log-normaliser m + log(total);
 - every sum over samples runs i = 0..n-1 in order, accumulating into the output entry,
-  except the objective's: blocks of SUM_BLOCK samples summed from 0.0, the blocks' sums
+  except the objective's: blocks of ``sum_block(K)`` samples summed from 0.0, the blocks' sums
   then added in order (refml's ``objective`` and ``block_sums``);
 - SGD draws i with the shared SplitMix64 ``randbelow`` and steps C k^(-power_t).
 No BLAS, no fastmath: their summation orders differ from refml's.
@@ -24,6 +24,7 @@ from . import _random
 from ._config import kernel
 
 SUM_BLOCK = solvers.SUM_BLOCK
+BINARY_SUM_BLOCK = solvers.BINARY_SUM_BLOCK
 
 
 @kernel
@@ -79,9 +80,10 @@ def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
     for r in range(gradient.shape[0]):
         gradient[r] = 0.0
     data_loss = 0.0
-    for first in range(0, n, SUM_BLOCK):
+    size = BINARY_SUM_BLOCK if n_free == 1 else SUM_BLOCK     # refml's ``sum_block``
+    for first in range(0, n, size):
         data_loss += block_sums(X, codes, theta, n_free, fit_intercept, first,
-                                min(n, first + SUM_BLOCK), partial)
+                                min(n, first + size), partial)
         for r in range(gradient.shape[0]):
             gradient[r] += partial[r]
     return data_loss / n + regularise(theta, n_free, d, fit_intercept, alpha, n, gradient)

@@ -170,7 +170,7 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
 
     sizes = [(_kernels, "PARALLEL_WORK"), (svm, "PARALLEL_WORK"),
              (multinomial, "PARALLEL_UNITS"), (hessian, "PARALLEL_WORK"),
-             (binary, "PARALLEL_SAMPLES"), (_knn_rows, "PARALLEL_ENTRIES"),
+             (binary, "PARALLEL_ENTRIES"), (_knn_rows, "PARALLEL_ENTRIES"),
              (ensemble, "PARALLEL_VOTES"), (_kdtree, "PARALLEL_QUERIES")]
     for module, name in sizes:
         monkeypatch.setattr(module, name, 10 ** 15)

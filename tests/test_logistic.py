@@ -547,7 +547,7 @@ def test_a_fit_through_the_threaded_objective_is_refmls():
     from refml_fast import _logistic_binary as binary
 
     rng = np.random.default_rng(4)
-    n = binary.PARALLEL_SAMPLES + 5
+    n = binary.PARALLEL_ENTRIES // 3 + 5
     X = rng.normal(size=(n, 3))
     y = (X @ [1.0, -2.0, 0.5] + rng.logistic(size=n) > 0).astype(int)
     fast = refml_fast.LogisticRegression().fit(X, y)

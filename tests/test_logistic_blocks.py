@@ -1,6 +1,6 @@
-"""LogisticRegression's sums over samples in blocks of SUM_BLOCK samples (issue 12): the
-objective, its gradient and the Hessian give refml's floats on every path, one thread or
-several."""
+"""LogisticRegression's sums over samples in blocks (issue 12: SUM_BLOCK samples, and
+BINARY_SUM_BLOCK in the objective of two classes): the objective, its gradient and the
+Hessian give refml's floats on every path, one thread or several."""
 
 import pytest
 
@@ -18,7 +18,7 @@ def test_the_hessian_over_blocks_is_refmls_on_every_path(n, d, fit_intercept):
     from refml_fast import _logistic_hessian as hessian
     from refml_fast import _logistic_kernels as kernels
 
-    assert binary.SUM_BLOCK == 2048
+    assert hessian.SUM_BLOCK == solvers.SUM_BLOCK == 2048
     rng = np.random.default_rng(n)
     X = rng.normal(size=(n, d)) * rng.choice([0.5, 3.0], size=d)
     theta = rng.normal(size=d + fit_intercept)
@@ -77,7 +77,7 @@ def test_every_tile_width_and_run_of_samples_gives_refmls_hessian():
 
 @pytest.mark.fast
 def test_the_binary_objective_on_threads_gives_the_serial_floats(monkeypatch):
-    """Blocks of SUM_BLOCK samples on every core, then their sums in order: the loss, the
+    """Blocks of BINARY_SUM_BLOCK samples on every core, then their sums in order: the loss, the
     gradient and the Hessian weights of ``objective_binary``, bit for bit (a last block
     shorter than the others and n mod 8 tails included), and refml's."""
     import numpy as np
@@ -88,8 +88,10 @@ def test_the_binary_objective_on_threads_gives_the_serial_floats(monkeypatch):
 
     monkeypatch.setattr(_config, "SURE_SECONDS", 0.0)    # launch whenever the size allows
     rng = np.random.default_rng(9)
-    block = binary.SUM_BLOCK
-    for n, d in [(2 * block + 99, 3), (block + 1, 16), (3 * block, 2), (9, 5)]:
+    block = binary.BINARY_SUM_BLOCK
+    assert block == solvers.sum_block(2) and solvers.sum_block(3) == solvers.SUM_BLOCK
+    for n, d in [(2 * block + 99, 3), (block + 1, 16), (3 * block, 2), (9, 5),
+                 (9 * block + 13, 40)]:
         X = rng.normal(size=(n, d)) * rng.choice([1e-3, 1.0, 30.0])
         codes = rng.integers(0, 2, size=n).astype(np.int64)
         for fit_intercept in (True, False):
@@ -97,7 +99,7 @@ def test_the_binary_objective_on_threads_gives_the_serial_floats(monkeypatch):
             for alpha in (0.0, 0.25):
                 results = []
                 for threads in (False, True):
-                    monkeypatch.setattr(binary, "PARALLEL_SAMPLES", 1 if threads else 10 ** 9)
+                    monkeypatch.setattr(binary, "PARALLEL_ENTRIES", 1 if threads else 10 ** 15)
                     gradient, weights = np.empty(theta.shape[0]), np.empty(n)
                     loss = binary.objective(X, codes, theta, fit_intercept, alpha, gradient,
                                             weights)
