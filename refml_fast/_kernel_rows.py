@@ -40,9 +40,13 @@ CACHE_BYTES = 256 * 2 ** 20
 _SPARE = []
 _SPARE_LOCK = threading.Lock()
 HUGE_FROM = 4 * 2 ** 20
-# Rows of at least this many products (active points x d) are computed on the threads when
-# the fit has panels for them: a launch costs 2-3 us, a row of 100,000 products about 12.
-THREADS_FROM = 100_000
+# Rows of at least this much work, products (active points x d) plus EXP_WORK per rbf value,
+# are computed on the threads when the fit has panels for them: a launch costs about 2 us,
+# such a row 4 us on one thread (rows of 1,846 x 38, poly: a fit of 304 steps 4.4 -> 3.4
+# ms with threads from 50,000 products, as from 30,000; rbf 2,093 x 16: 2.9 ms serial, 2.4
+# from 30,000).  libm's exp, which refml's values come from, costs about as much as 30
+# products.
+THREADS_FROM, EXP_WORK = 30_000, 30
 
 
 def row_cache(n):
@@ -87,14 +91,15 @@ def give_back(cache):
 
 
 @contextlib.contextmanager
-def row_panels(X):
+def row_panels(X, code):
     """X transposed for a fit's rows (``panels_of``): in one panel per thread of Numba's pool
     while the fit runs with this process's parallel launches to itself and the cores free
     (``_config.run_parallel``'s rules, looked at once for the whole fit), in one otherwise,
-    or when even a full row would be short of THREADS_FROM."""
+    or when even a full row would be short of THREADS_FROM (``code``: the kernel's)."""
     n, d = X.shape
     threads = _config.numba.get_num_threads()
-    if threads < 2 or n * d < THREADS_FROM or not _config._LAUNCH.acquire(blocking=False):
+    if (threads < 2 or row_work(n, d, code) < THREADS_FROM
+            or not _config._LAUNCH.acquire(blocking=False)):
         yield panels_of(X, 1)
         return
     try:
@@ -165,11 +170,17 @@ def row_into(x, panels, n, active, n_active, code, gamma, degree, coef0, out):
     """out_t = K(x, x_t) at every point t (n_active == n) or at the active points active[:n_active]
     (ascending) only; on the threads, a panel each, when there are panels and the row is
     long (THREADS_FROM)."""
-    if panels.shape[0] > 1 and n_active * panels.shape[1] >= THREADS_FROM:
+    if panels.shape[0] > 1 and row_work(n_active, panels.shape[1], code) >= THREADS_FROM:
         row_on_threads(x, panels, n, active, n_active, code, gamma, degree, coef0, out)
     else:
         for p in range(panels.shape[0]):
             panel_row(x, panels, p, n, active, n_active, code, gamma, degree, coef0, out)
+
+
+@kernel(inline=True, refcounts=False)
+def row_work(count, d, code):
+    """The work of a row at ``count`` points, in products (``THREADS_FROM``)."""
+    return count * (d + (EXP_WORK if code == 1 else 0))
 
 
 @kernel(parallel=True)

@@ -10,7 +10,9 @@ pairs, shrink the same points, stop at the same step and return the same alphas:
 - The gradient is kept as v_t = -y_t G_t (bit for bit refml's, see ``smo``); the choices
   of i, M and j make the same comparisons in the same index order as refml (ties to the
   lowest index), over the same active points (refml's shrinking, ``shrink``).
-- Rows of K come from the row cache (``_kernel_rows``), which cannot change a result.  A
+- Rows of K come from the row cache (``_kernel_rows``), which cannot change a result, and
+  are computed from X.T in ``panels`` (``_kernel_rows.panels_of``: one panel per thread
+  when the rows are long, each thread computing its panel's part of a row).  A
   step reads the two rows at the active points only; while points are shrunk away, from
   copies compacted to the active points (``compact_row``), so that its passes read
   contiguous values.  The passes that choose i, m, M and j run without a branch per point
@@ -108,8 +110,8 @@ def smo(X, panels, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache
         i, m, M = active_scan(active, n_active, vc, bits, upc, lowc)
         if m - M <= tol and n_active < n:             # converged on the active set: check all
             expand(active, n_active, vc, v)
-            n_active = rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
-                               n_active, cache, slot_of, made)
+            n_active = rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound,
+                               active, n_active, cache, slot_of, made)
             compact(active, n_active, v, up, low, diagonal, vc, upc, lowc, dc, position)
             generation += 1
             i, m, M = active_scan(active, n_active, vc, bits, upc, lowc)
@@ -118,8 +120,8 @@ def smo(X, panels, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache
             return n_iter, 0
         if n_iter == max_iter:
             expand(active, n_active, vc, v)
-            rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
-                    cache, slot_of, made)
+            rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
+                    n_active, cache, slot_of, made)
             return n_iter, 1
         # Rows i and j of K are read as cache[slot_i] and cache[slot_j]: no views made.
         slot_i = fetch_row(i, -1, X, panels, code, gamma, degree, coef0, cache, slot_of,
@@ -141,8 +143,8 @@ def smo(X, panels, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache
         step, a = pair_step(i, j, m, v, cache[slot_i, j], diagonal, alpha, y, C)
         if step == np.inf:
             expand(active, n_active, vc, v)
-            rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
-                    cache, slot_of, made)
+            rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
+                    n_active, cache, slot_of, made)
             return n_iter, 2
         for s in (i, j):
             set_flags(s, alpha, y, C, up, low)
@@ -264,8 +266,8 @@ def shrink(active, n_active, vc, upc, lowc, dc, position, m, M):
 
 
 @kernel
-def rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active, cache,
-            slot_of, made):
+def rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active, n_active,
+            cache, slot_of, made):
     """refml's ``rebuild_gradient``: for every point out of the active list,
     G_t = G_bar_t - 1 + sum_s alpha_s Q_st (s ascending over the free alpha_s), kept as
     v_t = -y_t G_t; then every point is active again.  Returns n."""

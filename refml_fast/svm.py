@@ -42,9 +42,10 @@ class SVC(FastMixin, reference.SVC):
         alpha = np.empty(n)
         v = np.empty(n)
         cache = _kernel_rows.row_cache(n)
-        with _kernel_rows.row_panels(X) as panels:
+        code = _gram.KERNEL_CODES[self.kernel]
+        with _kernel_rows.row_panels(X, code) as panels:
             n_iter, status = _smo.smo(
-                X, panels, y, _gram.KERNEL_CODES[self.kernel], self.gamma_, self.degree,
+                X, panels, y, code, self.gamma_, self.degree,
                 float(self.coef0), C, float(self.tol), self.max_iter, alpha, cache, v, diagonal)
         _kernel_rows.give_back(cache)
         gradient = -y * v                             # G_t = -y_t v_t, exactly refml's G
