@@ -141,7 +141,7 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
     import numpy as np
 
     import refml_fast
-    from refml_fast import _kdtree, _kernels, _knn_rows, ensemble, neighbors, svm
+    from refml_fast import _kdtree, _kernel_rows, _kernels, _knn_rows, ensemble, neighbors, svm
     from refml_fast import _logistic_binary as binary
     from refml_fast import _logistic_hessian as hessian
     from refml_fast import _logistic_multinomial as multinomial
@@ -150,6 +150,8 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
     X = rng.normal(size=(700, 6))
     y = (X[:, 0] + rng.normal(size=700) > 0).astype(int)
     y3 = np.digitize(X[:, 1] + 0.5 * rng.normal(size=700), [-0.5, 0.5])
+    wide = rng.normal(size=(1000, 40))           # rows of 40,000 products: SVC's threads
+    wide_y = (wide[:, 0] + wide[:, 1] + rng.normal(size=1000) > 0).astype(int)
 
     def answers():
         knn = refml_fast.KNeighborsClassifier(n_neighbors=5, algorithm="brute").fit(X, y)
@@ -157,6 +159,7 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
         tree.fit(X[:, :2], y)
         found = [
             refml_fast.SVC(kernel="rbf").fit(X, y).decision_function(X),
+            refml_fast.SVC(kernel="poly", C=10.0).fit(wide, wide_y).dual_coef_,
             refml_fast.GaussianNB().fit(X, y3).predict_proba(X),
             refml_fast.KernelDensity(bandwidth=0.7).fit(X).score_samples(X),
             *knn.kneighbors(X), *tree.kneighbors(X[:, :2]),
@@ -171,7 +174,8 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
     sizes = [(_kernels, "PARALLEL_WORK"), (svm, "PARALLEL_WORK"),
              (multinomial, "PARALLEL_UNITS"), (hessian, "PARALLEL_WORK"),
              (binary, "PARALLEL_ENTRIES"), (_knn_rows, "PARALLEL_ENTRIES"),
-             (ensemble, "PARALLEL_VOTES"), (_kdtree, "PARALLEL_QUERIES")]
+             (ensemble, "PARALLEL_VOTES"), (_kdtree, "PARALLEL_QUERIES"),
+             (_kernel_rows, "THREADS_FROM")]
     for module, name in sizes:
         monkeypatch.setattr(module, name, 10 ** 15)
     monkeypatch.setattr(neighbors, "search_seconds", lambda *shape: 0.0)
