@@ -180,3 +180,26 @@ def test_a_long_row_on_the_threads_is_the_full_rows_floats():
         _kernel_rows.row_into(Z[5], panels, n, active, len(active), code, 0.01, 3, 0.5, at)
         assert at[active].tolist() == full[active].tolist()
         assert (np.delete(at, active) == -1.0).all()
+
+
+def test_a_first_fit_in_a_fresh_process_runs():
+    """SMO's compiled code calls the rows' parallel kernel.  Compiled code that does so,
+    loaded from Numba's cache into a process whose threading layer was never loaded, can
+    call a null address (seen with a compiled loop calling ``row_into``), so
+    ``_kernel_rows.row_panels`` loads the layer before SMO runs.  Two fresh interpreters
+    in a row (the second loads the kernels from the cache the first wrote), each fitting
+    SVCs first thing."""
+    import subprocess
+    import sys
+
+    script = ("import numpy as np, refml_fast\n"
+              "X = np.random.default_rng(0).normal(size=(300, 4))\n"
+              "y = (X[:, 0] > 0).astype(int)\n"
+              "for kernel in ('linear', 'rbf', 'poly'):\n"
+              "    refml_fast.SVC(kernel=kernel).fit(X, y)\n"
+              "print('fitted')\n")
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip().endswith("fitted")
