@@ -58,10 +58,10 @@ def timed(function, data):
 SETTLE_SECONDS = 0.25
 
 
-def measure(function, data, repeat):
+def measure(function, data, repeat, settle=SETTLE_SECONDS):
     """(first call seconds, median of ``repeat`` later calls, last result), after
-    SETTLE_SECONDS of rest."""
-    time.sleep(SETTLE_SECONDS)
+    ``settle`` seconds of rest."""
+    time.sleep(settle)
     first, result = timed(function, data)
     runs = []
     for _ in range(repeat):
@@ -92,6 +92,9 @@ def main(argv=None):
     parser.add_argument("--probe", type=int, default=None, metavar="SEED",
                         help="run cells of random shapes drawn from SEED (benchmarks/probe.py)")
     parser.add_argument("--cells", type=int, default=40, help="with --probe: how many cells")
+    parser.add_argument("--settle", type=float, default=SETTLE_SECONDS, metavar="SECONDS",
+                        help="rest before each side's first call (default %(default)s; 0 times "
+                             "each side right after the other, as a user's script would)")
     parser.add_argument("--no-intelex", action="store_true",
                         help="with --grid or --probe: leave out the scikit-learn-intelex column")
     args = parser.parse_args(argv)
@@ -116,10 +119,12 @@ def main(argv=None):
     for name in names:
         workload = workloads[name]
         data = workload["make_data"](args.scale)
-        first, fast_median, fast_result = measure(workload["fast"], data, args.repeat)
+        first, fast_median, fast_result = measure(workload["fast"], data, args.repeat,
+                                                  args.settle)
         line = f"{name:10s} {fast_median:12.4f} {max(0.0, first - fast_median):9.2f}"
         if have_sklearn:
-            _, sk_median, sk_result = measure(workload["sklearn"], data, args.repeat)
+            _, sk_median, sk_result = measure(workload["sklearn"], data, args.repeat,
+                                              args.settle)
             line += (f" {sk_median:9.4f} {fast_median / sk_median:6.2f}"
                      f" {agreement(fast_result, sk_result):6.3f}")
         else:
@@ -168,12 +173,12 @@ def run_grid(args):
         cell = cells[name]
         data = cell["make_data"](args.scale)
         first, fast_median, fast_result = measure(
-            lambda data: cell["fast"](data, refml_fast), data, args.repeat)
+            lambda data: cell["fast"](data, refml_fast), data, args.repeat, args.settle)
         line = f"{name:46s} {fast_median:12.4f} {max(0.0, first - fast_median):9.2f}"
         agree = None
         for side, classes in sides.items():
             _, median, result = measure(lambda data: cell["sklearn"](data, classes), data,
-                                        args.repeat)
+                                        args.repeat, args.settle)
             line += f" {median:9.4f} {fast_median / median:6.2f}"
             if side == "sklearn":
                 if fast_median / median > worst:

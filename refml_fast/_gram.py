@@ -12,6 +12,7 @@ import numpy as np
 from numba import prange
 
 from ._config import kernel
+from ._lanes import LANES, lane, line_aligned_zeros, load, splat
 
 KERNEL_CODES = {"linear": 0, "rbf": 1, "poly": 2}
 
@@ -126,39 +127,145 @@ def primal_coef(dual_coef, support_vectors, beta):
             beta[j] += dual_coef[s] * support_vectors[s, j]
 
 
-@kernel
-def raw_scores_rows(X, first, end, code, coef, dual_coef, SVT, gamma, degree, coef0, out):
-    """Rows first..end-1 of ``raw_scores``.  The kernel values of one row against all the
-    support vectors come from ``kernel_row`` (feature by feature, so that the loop over the
-    support vectors vectorises): the same floats as ``kernel_pair(x_s, x)``, since
-    (x_sk - x_k)^2 = (x_k - x_sk)^2 and x_sk x_k = x_k x_sk exactly."""
-    values = np.empty(dual_coef.shape[0])
-    for r in range(first, end):
-        total = 0.0
-        if code == 0:
+@kernel(refcounts=False)
+def raw_scores_rows(X, first, end, code, coef, dual_coef, SV, gamma, degree, coef0, XB,
+                    values, out):
+    """Rows first..end-1 of ``raw_scores``: beta'x for the linear kernel, each sum feature by
+    feature; for the others, eight rows at a time in the lanes of a vector (``_lanes``).
+    XB (d x 8, ``_lanes.line_aligned_zeros``) holds the eight rows transposed, so that lane l
+    adds row l's terms of K(x_s, x) feature by feature from 0.0 (refml's ``kernel_value``:
+    (x_sk - x_k)^2 for rbf, x_sk x_k for poly), four support vectors at once; then the
+    kernel's value lane by lane, and each row's total adds a_s K(x_s, x) in the support
+    vectors' order from 0.0.  The same floats as refml's ``_raw_scores``, a row in each lane
+    (lanes past the last row hold zeros and are not written).  ``values`` (4 x 8) is
+    scratch for the rbf values, which come from libm's exp one at a time."""
+    if code == 0:
+        for r in range(first, end):
+            total = 0.0
             for k in range(X.shape[1]):
                 total += coef[k] * X[r, k]
-        else:
-            kernel_row(X[r], SVT, code, gamma, degree, coef0, values)
-            for s in range(dual_coef.shape[0]):
-                total += dual_coef[s] * values[s]
-        out[r] = total
+            out[r] = total
+        return
+    d, n_sv = X.shape[1], dual_coef.shape[0]
+    for r0 in range(first, end, LANES):
+        count = min(LANES, end - r0)
+        for k in range(d):
+            for lane_index in range(count):
+                XB[k, lane_index] = X[r0 + lane_index, k]
+            for lane_index in range(count, LANES):
+                XB[k, lane_index] = 0.0
+        total = splat(0.0)
+        s = 0
+        while s < n_sv:
+            if s + 4 <= n_sv:
+                if code == 1:
+                    a0, a1, a2, a3 = distance_sums4(XB, SV, s, d)
+                else:
+                    a0, a1, a2, a3 = dot_sums4(XB, SV, s, d)
+                total = add_values(total, a0, dual_coef[s], code, gamma, degree, coef0, values,
+                                   0)
+                total = add_values(total, a1, dual_coef[s + 1], code, gamma, degree, coef0,
+                                   values, 1)
+                total = add_values(total, a2, dual_coef[s + 2], code, gamma, degree, coef0,
+                                   values, 2)
+                total = add_values(total, a3, dual_coef[s + 3], code, gamma, degree, coef0,
+                                   values, 3)
+                s += 4
+            else:
+                a0 = distance_sum1(XB, SV, s, d) if code == 1 else dot_sum1(XB, SV, s, d)
+                total = add_values(total, a0, dual_coef[s], code, gamma, degree, coef0, values,
+                                   0)
+                s += 1
+        for lane_index in range(count):
+            out[r0 + lane_index] = lane(total, lane_index)
+
+
+@kernel(inline=True, refcounts=False)
+def dot_sums4(XB, SV, s, d):
+    """Lanes of sum_k x_sk x_k for support vectors s..s+3, each from 0.0 feature by feature."""
+    a0, a1, a2, a3 = splat(0.0), splat(0.0), splat(0.0), splat(0.0)
+    for k in range(d):
+        xk = load(XB, k, 0)
+        a0 = a0 + splat(SV[s, k]) * xk
+        a1 = a1 + splat(SV[s + 1, k]) * xk
+        a2 = a2 + splat(SV[s + 2, k]) * xk
+        a3 = a3 + splat(SV[s + 3, k]) * xk
+    return a0, a1, a2, a3
+
+
+@kernel(inline=True, refcounts=False)
+def distance_sums4(XB, SV, s, d):
+    """Lanes of sum_k (x_sk - x_k)^2 for support vectors s..s+3, as ``dot_sums4``."""
+    a0, a1, a2, a3 = splat(0.0), splat(0.0), splat(0.0), splat(0.0)
+    for k in range(d):
+        xk = load(XB, k, 0)
+        e0 = splat(SV[s, k]) - xk
+        e1 = splat(SV[s + 1, k]) - xk
+        e2 = splat(SV[s + 2, k]) - xk
+        e3 = splat(SV[s + 3, k]) - xk
+        a0 = a0 + e0 * e0
+        a1 = a1 + e1 * e1
+        a2 = a2 + e2 * e2
+        a3 = a3 + e3 * e3
+    return a0, a1, a2, a3
+
+
+@kernel(inline=True, refcounts=False)
+def dot_sum1(XB, SV, s, d):
+    a = splat(0.0)
+    for k in range(d):
+        a = a + splat(SV[s, k]) * load(XB, k, 0)
+    return a
+
+
+@kernel(inline=True, refcounts=False)
+def distance_sum1(XB, SV, s, d):
+    a = splat(0.0)
+    for k in range(d):
+        e = splat(SV[s, k]) - load(XB, k, 0)
+        a = a + e * e
+    return a
+
+
+@kernel(inline=True, refcounts=False)
+def add_values(total, sums, coefficient, code, gamma, degree, coef0, values, slot):
+    """total + a_s K lane by lane, K from the sums: exp(-gamma s) (libm's, a lane at a time,
+    through ``values[slot]``) for rbf, (gamma s + coef0)^degree (``poly_value``'s products)
+    otherwise."""
+    if code == 1:
+        for lane_index in range(LANES):
+            values[slot, lane_index] = math.exp(-gamma * lane(sums, lane_index))
+        kernel_values = load(values, slot, 0)
+    else:
+        base = splat(gamma) * sums + splat(coef0)
+        kernel_values = splat(1.0)
+        for _ in range(degree):
+            kernel_values = kernel_values * base
+    return total + splat(coefficient) * kernel_values
 
 
 @kernel
-def raw_scores(X, code, coef, dual_coef, SVT, gamma, degree, coef0, out):
+def raw_scores(X, code, coef, dual_coef, SV, gamma, degree, coef0, out):
     """f(x) - beta_0 for every row: beta'x (linear) or sum_s a_s K(x_s, x), s in order
-    (``SVT``: the support vectors transposed, d x n_SV)."""
-    raw_scores_rows(X, 0, X.shape[0], code, coef, dual_coef, SVT, gamma, degree, coef0, out)
+    (``SV``: the support vectors, n_SV x d)."""
+    raw_scores_rows(X, 0, X.shape[0], code, coef, dual_coef, SV, gamma, degree, coef0,
+                    line_aligned_zeros(X.shape[1], LANES), line_aligned_zeros(4, LANES), out)
+
+
+SCORE_BLOCK = 64      # rows a block on the threads (a multiple of LANES)
 
 
 @kernel(parallel=True)
-def raw_scores_parallel(X, code, coef, dual_coef, SVT, gamma, degree, coef0, out):
-    """``raw_scores`` with blocks of rows on Numba's threads (each row by one thread)."""
-    n_blocks = (X.shape[0] + 63) // 64
+def raw_scores_parallel(X, code, coef, dual_coef, SV, gamma, degree, coef0, out):
+    """``raw_scores`` with blocks of SCORE_BLOCK rows on Numba's threads (each row by one
+    thread)."""
+    n_blocks = (X.shape[0] + SCORE_BLOCK - 1) // SCORE_BLOCK
     for block in prange(n_blocks):
-        raw_scores_rows(X, 64 * block, min(X.shape[0], 64 * block + 64), code, coef,
-                        dual_coef, SVT, gamma, degree, coef0, out)
+        raw_scores_rows(X, SCORE_BLOCK * block, min(X.shape[0], SCORE_BLOCK * block
+                                                    + SCORE_BLOCK),
+                        code, coef, dual_coef, SV, gamma, degree, coef0,
+                        line_aligned_zeros(X.shape[1], LANES), line_aligned_zeros(4, LANES),
+                        out)
 
 
 @kernel

@@ -95,7 +95,7 @@ class SVC(FastMixin, reference.SVC):
                              else X.shape[1] * len(self.dual_coef_))
         run_parallel(_gram.raw_scores_parallel, _gram.raw_scores, work / (10 * PARALLEL_WORK),
                      X, _gram.KERNEL_CODES[self.kernel], coef, self.dual_coef_,
-                     np.ascontiguousarray(self.support_vectors_.T), self.gamma_, self.degree,
+                     np.ascontiguousarray(self.support_vectors_), self.gamma_, self.degree,
                      float(self.coef0), scores)
         return scores
 

@@ -182,6 +182,74 @@ def test_a_long_row_on_the_threads_is_the_full_rows_floats():
         assert (np.delete(at, active) == -1.0).all()
 
 
+@pytest.mark.fast
+def test_panels_are_x_transposed_with_zero_padding():
+    """``panels_of`` (8 x 8 blocks transposed in registers, the rows after the last whole
+    block and the features after the last eight one by one, on the threads or not) is X.T
+    cut into panels of columns, zeros past the last row, for shapes around every edge of
+    the blocks and panel counts that leave panels empty."""
+    import numpy as np
+
+    from refml_fast import _kernel_rows
+
+    rng = np.random.default_rng(43)
+    for n, d in [(1, 1), (7, 9), (8, 8), (9, 16), (13, 5), (17, 1), (64, 23), (301, 40),
+                 (1001, 3), (4099, 66)]:
+        Z = rng.normal(size=(n, d))
+        for parts in (1, 2, 3, 7):
+            panels = _kernel_rows.panels_of(Z, parts)
+            width = panels.shape[2]
+            expected = np.zeros((parts, d, width))
+            for p in range(parts):
+                rows = Z[p * width:(p + 1) * width]
+                expected[p, :, :len(rows)] = rows.T
+            assert np.array_equal(panels, expected), (n, d, parts)
+            for transpose in (_kernel_rows.transpose_serial, _kernel_rows.transpose_parallel):
+                again = np.zeros_like(panels)
+                transpose(Z, again, 5)
+                assert np.array_equal(again, expected), (n, d, parts, transpose)
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("kernel", ["rbf", "poly"])
+def test_scores_in_lanes_are_refmls_sums(kernel):
+    """``_gram.raw_scores`` adds eight rows' scores at once in the lanes of a vector and
+    four support vectors' kernel sums at a time: each row's score is refml's
+    ``sum_s a_s K(x_s, x)`` (``refml._smo.kernel_value``, support vectors in order) bit for
+    bit, for numbers of rows that leave the last vector partly empty, numbers of support
+    vectors around the groups of four, scales from 1e-3 to 1e3 and a row of 1e200 (poly's
+    cubes overflow to inf and meet -inf: NaN; rbf's exp(-inf) = 0), and the threads' twin
+    the same."""
+    import numpy as np
+
+    from refml_fast import _gram
+
+    rng = np.random.default_rng(44)
+    code = _gram.KERNEL_CODES[kernel]
+    for n, d, n_sv in [(1, 1, 1), (7, 3, 3), (8, 5, 4), (13, 2, 5), (29, 9, 7), (70, 4, 13),
+                       (130, 17, 9)]:
+        X = rng.normal(size=(n, d)) * rng.choice([1e-3, 1.0, 1e3], size=(n, 1))
+        SV = rng.normal(size=(n_sv, d)) * rng.choice([1e-3, 1.0, 1e3], size=(n_sv, 1))
+        a = rng.normal(size=n_sv)
+        if n > 1:
+            X[-1] = 1e200       # poly: infinite cubes, of both signs (NaN); rbf: exp(-inf)
+        gamma = 0.37 if kernel == "rbf" else 1e-3
+        expected = []
+        for x in X.tolist():
+            total = 0.0
+            for coefficient, z in zip(a.tolist(), SV.tolist()):
+                total += coefficient * _smo.kernel_value(kernel, z, x, gamma, 3, 0.5)
+            expected.append(total)
+        expected = np.array(expected)
+        for scores_of in (_gram.raw_scores, _gram.raw_scores_parallel):
+            out = np.full(n, -7.0)
+            scores_of(X, code, np.empty(0), a, SV, gamma, 3, 0.5, out)
+            assert np.array_equal(out, expected, equal_nan=True), (n, d, n_sv, scores_of)
+            assert np.array_equal(np.isnan(out), np.isnan(expected))
+            finite = np.isfinite(expected)
+            assert (out[finite].view(np.int64) == expected[finite].view(np.int64)).all()
+
+
 def test_a_first_fit_in_a_fresh_process_runs():
     """SMO's compiled code calls the rows' parallel kernel.  Compiled code that does so,
     loaded from Numba's cache into a process whose threading layer was never loaded, can
