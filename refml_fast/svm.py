@@ -19,10 +19,10 @@ from .separability import linear_separability
 # About the serial seconds of a score's parts (``_raw_scores``), one core, measured: a term of a
 # kernel sum in lanes (poly 8,891 x 66 with 13 support vectors: 0.7 ms, 1,431 x 65 with 135:
 # 0.6 ms), libm's exp (rbf 10,000 x 20 with 1,876: 141 ms, nearly all exp), poly's power,
-# a term of beta'x.  The scores go to the threads from SCORES_UNIT of it when the cores are
-# free (``run_parallel``).
+# a term of beta'x.  The scores go to the threads from SCORES_FROM seconds of it when the
+# cores are free (``run_parallel``; a size of 1 is SCORES_FROM's 0.2 ms).
 LANE_TERM_SECONDS, EXP_SECONDS, POWER_SECONDS = 0.07e-9, 7e-9, 0.5e-9
-LINEAR_SCORE_SECONDS, SCORES_UNIT = 0.25e-9, 2e-4
+LINEAR_SCORE_SECONDS, SCORES_FROM = 0.25e-9, 2e-4
 
 
 class SVC(FastMixin, reference.SVC):
@@ -104,10 +104,10 @@ class SVC(FastMixin, reference.SVC):
         else:                               # libm's exp a value for rbf
             seconds = n * len(self.dual_coef_) * (d * LANE_TERM_SECONDS + (
                 EXP_SECONDS if self.kernel == "rbf" else POWER_SECONDS))
-        run_parallel(_gram.raw_scores_parallel, _gram.raw_scores, seconds / SCORES_UNIT,
+        run_parallel(_gram.raw_scores_parallel, _gram.raw_scores, seconds / SCORES_FROM,
                      X, _gram.KERNEL_CODES[self.kernel], coef, self.dual_coef_,
                      np.ascontiguousarray(self.support_vectors_), self.gamma_, self.degree,
-                     float(self.coef0), scores, unit_seconds=SCORES_UNIT)
+                     float(self.coef0), scores, unit_seconds=2e-4)
         return scores
 
     def _decision_values(self, X):

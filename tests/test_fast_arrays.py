@@ -171,11 +171,11 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
         ]
         return [np.asarray(a).tolist() for a in found]
 
-    sizes = [(_kernels, "PARALLEL_WORK"), (svm, "PARALLEL_WORK"),
+    sizes = [(_kernels, "PARALLEL_WORK"), (svm, "SCORES_FROM"),
              (multinomial, "PARALLEL_UNITS"), (hessian, "PARALLEL_WORK"),
              (binary, "PARALLEL_ENTRIES"), (_knn_rows, "PARALLEL_ENTRIES"),
              (ensemble, "PARALLEL_VOTES"), (_kdtree, "PARALLEL_QUERIES"),
-             (_kernel_rows, "THREADS_FROM")]
+             (_kernel_rows, "THREADS_FROM"), (_kernel_rows, "TRANSPOSE_THREADS_FROM")]
     for module, name in sizes:
         monkeypatch.setattr(module, name, 10 ** 15)
     monkeypatch.setattr(neighbors, "search_seconds", lambda *shape: 0.0)
