@@ -250,6 +250,7 @@ def test_scores_in_lanes_are_refmls_sums(kernel):
             assert (out[finite].view(np.int64) == expected[finite].view(np.int64)).all()
 
 
+@pytest.mark.fast
 def test_a_first_fit_in_a_fresh_process_runs():
     """SMO's compiled code calls the rows' parallel kernel.  Compiled code that does so,
     loaded from Numba's cache into a process whose threading layer was never loaded, can
