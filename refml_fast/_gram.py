@@ -37,28 +37,6 @@ def kernel_pair(u, v, code, gamma, degree, coef0):
     return value
 
 
-@kernel(refcounts=False)
-def kernel_row(x, ZT, code, gamma, degree, coef0, out):
-    """out_t = K(x, z_t) for every column t of ZT (the rows z_t transposed).  Each sum runs
-    feature by feature from 0.0; four features are added per pass over out (the same
-    additions in the same order, a quarter of the loads and stores)."""
-    n, d = ZT.shape[1], ZT.shape[0]
-    for t in range(n):
-        out[t] = 0.0
-    d4 = d - d % 4
-    for k in range(0, d4, 4):
-        x0, x1, x2, x3 = x[k], x[k + 1], x[k + 2], x[k + 3]
-        for t in range(n):
-            out[t] = four_terms(code, x0, x1, x2, x3, ZT, k, t, out[t])
-    for k in range(d4, d):
-        xk = x[k]
-        for t in range(n):
-            out[t] = one_term(code, xk, ZT, k, t, out[t])
-    if code != 0:                   # linear: the sums are the values
-        for t in range(n):
-            out[t] = kernel_value(code, out[t], gamma, degree, coef0)
-
-
 @kernel(inline=True, refcounts=False)
 def one_term(code, xk, ZT, k, t, s):
     """s plus feature k's term: (x_k - z_tk)^2 for rbf (code 1), x_k z_tk otherwise."""

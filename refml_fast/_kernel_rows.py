@@ -269,7 +269,7 @@ def at_least(active, n_active, t):
 
 @kernel(refcounts=False)
 def panel_full(x, ZT, first, count, code, gamma, degree, coef0, out):
-    """out[first + c] = K(x, z_c) for the columns c < count of ZT (``_gram.kernel_row``'s
+    """out[first + c] = K(x, z_c) for the columns c < count of ZT (refml's ``kernel_value``
     floats: each sum feature by feature from 0.0, four features added per pass).  Written
     through the slice out[first:first + count]: indexed out[first + c], a position Numba
     cannot tell is not negative, the loops did not vectorise (1,431 x 65: 22.7 us a row on

@@ -127,8 +127,7 @@ def test_a_tiny_row_cache_changes_nothing(monkeypatch):
 def test_a_row_from_panels_is_the_full_rows_floats(kernel):
     """A row of K from X.T in panels (one per thread, ``_kernel_rows.panels_of``), computed
     panel after panel or a panel on each thread, complete or at the active points (four
-    features a pass): at every column its value is ``_gram.kernel_row``'s from the whole
-    X.T, bit for bit, for d from 1 to 9 (whole passes of four and the features after them),
+    features a pass): at every column its value is refml's ``kernel_value``, bit for bit, for d from 1 to 9 (whole passes of four and the features after them),
     and a row at the active points leaves the other columns as they were."""
     import numpy as np
 
@@ -139,8 +138,8 @@ def test_a_row_from_panels_is_the_full_rows_floats(kernel):
     for d in range(1, 10):
         Z = rng.normal(size=(301, d)) * rng.choice([1e-3, 1.0, 1e3], size=d)
         x = Z[17] + rng.normal(size=d)
-        full = np.empty(301)
-        _gram.kernel_row(x, np.ascontiguousarray(Z.T), code, 0.7, 3, 0.5, full)
+        full = np.array([_smo.kernel_value(kernel, x.tolist(), z, 0.7, 3, 0.5)
+                         for z in Z.tolist()])
         active = np.sort(rng.choice(301, size=113, replace=False)).astype(np.int64)
         everyone = np.arange(301)
         for parts in (1, 2, 3, 7):
@@ -159,7 +158,7 @@ def test_a_row_from_panels_is_the_full_rows_floats(kernel):
 @pytest.mark.fast
 def test_a_long_row_on_the_threads_is_the_full_rows_floats():
     """Rows of THREADS_FROM products and more go to the threads from ``row_into`` itself:
-    the same floats as ``_gram.kernel_row``, complete and at the active points."""
+    the same floats as refml's ``kernel_value``, complete and at the active points."""
     import numpy as np
 
     from refml_fast import _gram, _kernel_rows
@@ -170,9 +169,9 @@ def test_a_long_row_on_the_threads_is_the_full_rows_floats():
     panels = _kernel_rows.panels_of(Z, 2)
     active = np.sort(rng.choice(n, size=2 * n // 3, replace=False)).astype(np.int64)
     assert len(active) * d >= _kernel_rows.THREADS_FROM
-    for code in (0, 1, 2):
-        full = np.empty(n)
-        _gram.kernel_row(Z[5], np.ascontiguousarray(Z.T), code, 0.01, 3, 0.5, full)
+    for kernel, code in _gram.KERNEL_CODES.items():
+        full = np.array([_smo.kernel_value(kernel, Z[5].tolist(), z, 0.01, 3, 0.5)
+                         for z in Z.tolist()])
         row = np.empty(n)
         _kernel_rows.row_into(Z[5], panels, n, active, n, code, 0.01, 3, 0.5, row)
         assert row.tolist() == full.tolist()
