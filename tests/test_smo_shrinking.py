@@ -8,6 +8,7 @@ import random
 import pytest
 
 from refml import _smo
+from tests.helpers import compiled_and_plain
 
 
 def overlapping(n, seed, d=3):
@@ -247,6 +248,22 @@ def test_scores_in_lanes_are_refmls_sums(kernel):
             assert np.array_equal(np.isnan(out), np.isnan(expected))
             finite = np.isfinite(expected)
             assert (out[finite].view(np.int64) == expected[finite].view(np.int64)).all()
+
+
+@pytest.mark.fast
+def test_svc_runs_as_plain_python_with_the_same_answers():
+    """NUMBA_DISABLE_JIT=1 (docs/style.md rule 8): the panels copied through ``transpose``
+    and ``store``, SMO's rows from them, and the scores of eight rows in lanes run as numpy,
+    with the compiled answers (d = 11: a block of eight features and a tail; 61 rows: a
+    partly empty last vector)."""
+    code = ("import numpy as np, refml_fast\n"
+            "rng = np.random.default_rng(5)\n"
+            "X = rng.normal(size=(61, 11)); y = (X[:, 0] + 0.5 * X[:, 1] > 0) * 1\n"
+            "for kernel in ('rbf', 'poly'):\n"
+            "    m = refml_fast.SVC(kernel=kernel, C=3.0).fit(X, y)\n"
+            "    print(m.dual_coef_.tolist(), m.decision_function(X[:29]).tolist())\n")
+    compiled, plain = compiled_and_plain(code)
+    assert plain == compiled and compiled.count("\n") == 2
 
 
 @pytest.mark.fast
