@@ -109,7 +109,7 @@ def row_panels(X, code):
         return
     try:
         free = time.perf_counter() >= _config._HELD_UNTIL[0] and _config.cores_free()
-        yield panels_of(X, threads if free else 1)
+        yield panels_of(X, threads if free else 1, launch_held=free)
     finally:
         _config._LAUNCH.release()
 
@@ -155,21 +155,27 @@ def complete_row(i, X, panels, code, gamma, degree, coef0, cache, slot_of, made)
     return slot
 
 
-def panels_of(X, parts):
+def panels_of(X, parts, launch_held=False):
     """X transposed, in ``parts`` panels of columns: panels[p, k, c] = X[p w + c, k], with w
     = ceil(n / parts) rounded up to 8 doubles (a panel starts on a cache line); the columns
     past n are zero and never read.  Copied by ``transpose_into``, on the threads when X
-    is large (8,891 x 66: numpy's strided copy into zeros 0.77 ms, 0.2 ms here)."""
+    is large (8,891 x 66: numpy's strided copy into zeros 0.77 ms, 0.2 ms here): through
+    ``run_parallel``, or launched at once when the caller holds the launch lock and found
+    the cores free (``launch_held``, ``row_panels``), where run_parallel would find the
+    lock taken and stay serial (0.4-0.5 ms)."""
     n, d = X.shape
     width = -(-n // parts)
     width = -(-width // 8) * 8
     panels = np.empty((parts, d, width))
     for p in range(parts):                     # never read: zeros, not garbage
         panels[p, :, min(width, max(0, n - p * width)):] = 0.0
-    if n * d >= TRANSPOSE_THREADS_FROM:
+    chunks = 16 * _config.numba.get_num_threads()
+    if n * d >= TRANSPOSE_THREADS_FROM and launch_held:
+        transpose_parallel(X, panels, chunks)
+    elif n * d >= TRANSPOSE_THREADS_FROM:
         _config.run_parallel(transpose_parallel, transpose_serial,
-                             n * d / TRANSPOSE_THREADS_FROM, X, panels,
-                             16 * _config.numba.get_num_threads(), unit_seconds=1e-4)
+                             n * d / TRANSPOSE_THREADS_FROM, X, panels, chunks,
+                             unit_seconds=1e-4)
     else:
         transpose_serial(X, panels, 1)
     return panels

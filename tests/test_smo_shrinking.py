@@ -185,7 +185,8 @@ def test_a_long_row_on_the_threads_is_the_full_rows_floats():
 @pytest.mark.fast
 def test_panels_are_x_transposed_with_zero_padding():
     """``panels_of`` (8 x 8 blocks transposed in registers, the rows after the last whole
-    block and the features after the last eight one by one, on the threads or not) is X.T
+    block and the features after the last eight one by one, on the threads or not, through
+    ``run_parallel`` or launched by a caller holding the launch lock) is X.T
     cut into panels of columns, zeros past the last row, for shapes around every edge of
     the blocks and panel counts that leave panels empty."""
     import numpy as np
@@ -204,6 +205,8 @@ def test_panels_are_x_transposed_with_zero_padding():
                 rows = Z[p * width:(p + 1) * width]
                 expected[p, :, :len(rows)] = rows.T
             assert np.array_equal(panels, expected), (n, d, parts)
+            held = _kernel_rows.panels_of(Z, parts, launch_held=True)   # launched at once
+            assert np.array_equal(held, expected), (n, d, parts)
             for transpose in (_kernel_rows.transpose_serial, _kernel_rows.transpose_parallel):
                 again = np.zeros_like(panels)
                 transpose(Z, again, 5)
