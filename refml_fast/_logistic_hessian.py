@@ -218,14 +218,16 @@ def finish_hessian(S, n, d, alpha, H):
             H[r, r] = H[r, r] + alpha
 
 
-# n p^2 from which threads share H.  At 1,000,000 rather than 2,000,000, 50,000 x 5 (0.33
-# ms serial) goes to the threads: its Newton fit 6.9-7.1 -> 5.3-5.4 ms, 100,000 x 3
-# 11.1-11.6 -> 8.8 ms on idle cores (measured before the tiles).
-PARALLEL_WORK = 1_000_000
 # Serial seconds of the tiles, about n (SAMPLE_SECONDS + p^2 ENTRY_SECONDS) (one core,
 # fitted to the shapes in the module's docstring), what ``run_parallel`` weighs against a
 # wait for a busy core.
 SAMPLE_SECONDS, ENTRY_SECONDS = 5e-9, 1.4e-11
+# n (p^2 + SAMPLE_SECONDS / ENTRY_SECONDS) from which threads share H: about 0.04 ms on
+# one core.  It was n p^2 >= 1,000,000, which kept few features' Hessians on one core
+# whatever n (30,000 x 2: 0.165 ms a Hessian; 50,000 x 5 reached it, 0.33 ms: its Newton
+# fit 6.9-7.1 -> 5.3-5.4 ms on the threads, measured before the tiles).  At 7,000,000
+# (0.1 ms) 2,000 x 47 stayed on one core, 1.96-1.99 -> 2.16-2.18 ms a fit.
+PARALLEL_WORK = 3_000_000
 BLOCK_PARTIALS = 4_000_000  # floats of one partial Hessian per block, at most (32 MB)
 
 
@@ -256,7 +258,7 @@ def hessian_binary(X, weights, fit_intercept, alpha, H):
     width = (p + 1 + LANES - 1) // LANES * LANES
     S = np.zeros((width, width))
     threads = numba.get_num_threads()
-    size = (threads > 1) * n * p * p / PARALLEL_WORK
+    size = (threads > 1) * n * (p * p + SAMPLE_SECONDS / ENTRY_SECONDS) / PARALLEL_WORK
     unit_seconds = n * (SAMPLE_SECONDS + p * p * ENTRY_SECONDS) / max(size, 1.0)
     n_blocks = (n + SUM_BLOCK - 1) // SUM_BLOCK
     by_blocks = n_blocks * width * width <= BLOCK_PARTIALS and n_blocks > (p + ROWS - 1) // ROWS

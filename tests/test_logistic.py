@@ -485,8 +485,9 @@ def test_threaded_hessian_rows_cover_every_row_once():
             assert middle % 4 == 0       # off the even split by at most one tile's cost
             assert abs(sum(cost[:middle // 4]) - sum(cost[middle // 4:])) <= cost[-1]
     rng = np.random.default_rng(5)
-    n, d = 2003, 80                         # n p^2 above PARALLEL_WORK
-    assert n * (d + 1) ** 2 > hessian.PARALLEL_WORK
+    n, d = 2003, 80                         # the Hessian's work above PARALLEL_WORK
+    assert n * ((d + 1) ** 2 + hessian.SAMPLE_SECONDS / hessian.ENTRY_SECONDS) > \
+        hessian.PARALLEL_WORK
     X = rng.normal(size=(n, d))
     theta = rng.normal(size=d + 1) * 0.3
     weights = np.empty(n)
