@@ -283,11 +283,13 @@ def runs_serial(X, codes, theta_t, n_free, fit_intercept, losses, gradients, res
 
 
 EXP_COST = 16
-# Units of work (below) from which the blocks go to the threads: about 0.3 ms on one core
-# (0.8 ns a unit measured), where two threads already save more than a launch costs
-# (20,000 x 2 with three classes: 0.61 -> 0.33 ms).  The launch guard (``run_parallel``)
+# Units of work (below) from which the blocks go to the threads: about 0.16-0.19 ms on one
+# core (0.8-0.94 ns a unit measured), where two threads already save more than a launch
+# costs (20,000 x 2 with three classes: 0.61 -> 0.33 ms).  It was 400,000 units: 5,992 x 2
+# with four classes (0.32 ms an objective) stayed on one core, its fit 3.7 -> 2.75 ms at
+# 200,000, 3,278 x 4 with four 1.9-2.0 -> 1.5-1.6 ms.  The launch guard (``run_parallel``)
 # keeps them on one thread while the cores are busy.
-PARALLEL_UNITS, PARALLEL_SECONDS = 400_000, 0.0003
+PARALLEL_UNITS, PARALLEL_SECONDS = 200_000, 0.00015
 # From this many blocks a thread, the blocks themselves are shared (``blocks_parallel``);
 # with fewer, every sample's terms first (``runs_parallel``).
 EVEN_BLOCKS = 4
