@@ -136,10 +136,7 @@ def raw_scores_rows(X, first, end, code, coef, dual_coef, SV, gamma, degree, coe
         s = 0
         while s < n_sv:
             if s + 4 <= n_sv:
-                if code == 1:
-                    a0, a1, a2, a3 = distance_sums4(XB, SV, s, d)
-                else:
-                    a0, a1, a2, a3 = dot_sums4(XB, SV, s, d)
+                a0, a1, a2, a3 = sums4(code, XB, SV, s, d)
                 total = add_values(total, a0, dual_coef[s], code, gamma, degree, coef0, values,
                                    0)
                 total = add_values(total, a1, dual_coef[s + 1], code, gamma, degree, coef0,
@@ -150,7 +147,7 @@ def raw_scores_rows(X, first, end, code, coef, dual_coef, SV, gamma, degree, coe
                                    values, 3)
                 s += 4
             else:
-                a0 = distance_sum1(XB, SV, s, d) if code == 1 else dot_sum1(XB, SV, s, d)
+                a0 = sums1(code, XB, SV, s, d)
                 total = add_values(total, a0, dual_coef[s], code, gamma, degree, coef0, values,
                                    0)
                 s += 1
@@ -159,49 +156,34 @@ def raw_scores_rows(X, first, end, code, coef, dual_coef, SV, gamma, degree, coe
 
 
 @kernel(inline=True, refcounts=False)
-def dot_sums4(XB, SV, s, d):
-    """Lanes of sum_k x_sk x_k for support vectors s..s+3, each from 0.0 feature by feature."""
+def lane_term(code, z, xk):
+    """Feature k's term of K(x_s, x) in lanes, z = x_sk in every lane, xk = x_k of eight
+    rows: (x_sk - x_k)^2 for rbf (code 1), x_sk x_k otherwise (refml's ``kernel_value``)."""
+    if code == 1:
+        e = splat(z) - xk
+        return e * e
+    return splat(z) * xk
+
+
+@kernel(inline=True, refcounts=False)
+def sums4(code, XB, SV, s, d):
+    """Lanes of K's sums for support vectors s..s+3, each from 0.0 feature by feature."""
     a0, a1, a2, a3 = splat(0.0), splat(0.0), splat(0.0), splat(0.0)
     for k in range(d):
         xk = load(XB, k, 0)
-        a0 = a0 + splat(SV[s, k]) * xk
-        a1 = a1 + splat(SV[s + 1, k]) * xk
-        a2 = a2 + splat(SV[s + 2, k]) * xk
-        a3 = a3 + splat(SV[s + 3, k]) * xk
+        a0 = a0 + lane_term(code, SV[s, k], xk)
+        a1 = a1 + lane_term(code, SV[s + 1, k], xk)
+        a2 = a2 + lane_term(code, SV[s + 2, k], xk)
+        a3 = a3 + lane_term(code, SV[s + 3, k], xk)
     return a0, a1, a2, a3
 
 
 @kernel(inline=True, refcounts=False)
-def distance_sums4(XB, SV, s, d):
-    """Lanes of sum_k (x_sk - x_k)^2 for support vectors s..s+3, as ``dot_sums4``."""
-    a0, a1, a2, a3 = splat(0.0), splat(0.0), splat(0.0), splat(0.0)
-    for k in range(d):
-        xk = load(XB, k, 0)
-        e0 = splat(SV[s, k]) - xk
-        e1 = splat(SV[s + 1, k]) - xk
-        e2 = splat(SV[s + 2, k]) - xk
-        e3 = splat(SV[s + 3, k]) - xk
-        a0 = a0 + e0 * e0
-        a1 = a1 + e1 * e1
-        a2 = a2 + e2 * e2
-        a3 = a3 + e3 * e3
-    return a0, a1, a2, a3
-
-
-@kernel(inline=True, refcounts=False)
-def dot_sum1(XB, SV, s, d):
+def sums1(code, XB, SV, s, d):
+    """``sums4`` for support vector s alone."""
     a = splat(0.0)
     for k in range(d):
-        a = a + splat(SV[s, k]) * load(XB, k, 0)
-    return a
-
-
-@kernel(inline=True, refcounts=False)
-def distance_sum1(XB, SV, s, d):
-    a = splat(0.0)
-    for k in range(d):
-        e = splat(SV[s, k]) - load(XB, k, 0)
-        a = a + e * e
+        a = a + lane_term(code, SV[s, k], load(XB, k, 0))
     return a
 
 
