@@ -203,14 +203,14 @@ def partition_node(sorted_rows, sorted_ranks, start, end, feature, n_left, goes_
         n_right = 0
         for p in range(start, end):
             row = sorted_rows[j, p]
-            if goes_left[row]:
-                sorted_rows[j, write] = row
-                sorted_ranks[j, write] = sorted_ranks[j, p]
-                write += 1
-            else:
-                row_buffer[n_right] = row
-                rank_buffer[n_right] = sorted_ranks[j, p]
-                n_right += 1
+            rank = sorted_ranks[j, p]
+            left = goes_left[row]
+            sorted_rows[j, write] = row        # both sides written, one count moved:
+            sorted_ranks[j, write] = rank      # no branch on the side (write <= p)
+            row_buffer[n_right] = row
+            rank_buffer[n_right] = rank
+            write += left
+            n_right += 1 - left
         for r in range(n_right):
             sorted_rows[j, write + r] = row_buffer[r]
             sorted_ranks[j, write + r] = rank_buffer[r]
@@ -223,12 +223,11 @@ def partition_rows(ranks, rows, start, end, feature, boundary, row_buffer):
     n_right = 0
     for p in range(start, end):
         row = rows[p]
-        if ranks[feature, row] <= boundary:
-            rows[write] = row
-            write += 1
-        else:
-            row_buffer[n_right] = row
-            n_right += 1
+        left = ranks[feature, row] <= boundary
+        rows[write] = row                      # both sides written, one count moved
+        row_buffer[n_right] = row
+        write += left
+        n_right += 1 - left
     for r in range(n_right):
         rows[write + r] = row_buffer[r]
 

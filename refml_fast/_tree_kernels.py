@@ -5,7 +5,7 @@ operation that decides a split, the same feature draws from the SplitMix64 strea
 preorder node ids (see that module's docstring for the arithmetic contract).
 
 Ranks.  Each feature's values are replaced by their dense ranks (the number of distinct
-values below; ``rank_column``, after numpy's argsort).  A scan visits a node's rows in
+values below; ``ranks_from_keys``, after numpy's sort of ``column_keys``).  A scan visits a node's rows in
 (rank, index) order (``_tree_grow`` gives them so, presorted by ``sort_by_rank`` or sorted
 at the node); ties are equal ranks, and the threshold between two ranks is the midpoint of
 the two values, read from X once per searched feature.  Ranks and row ids are int32 while
@@ -24,6 +24,8 @@ releases the GIL) without nesting thread pools.
 """
 
 import math
+
+import numpy as np
 
 import refml.tree
 
@@ -220,10 +222,75 @@ def scan_whole_gini(rows, ranks, X, feature, codes, weights, best_cost, scratch,
     return best_cost, n_left, threshold
 
 
+SIGN = np.uint64(1) << np.uint64(63)
+HIGH, LOW = np.uint64(32), np.uint64(0xFFFFFFFF)
+
+
+@kernel(refcounts=False)
+def column_keys(bits, first, keys, packed):
+    """For the columns first + c of X (``bits``: X viewed as uint64), c < keys.shape[0]:
+    keys[c, i], X[i, first + c] as a 64-bit key whose unsigned order is the values' order
+    (-0.0 made 0.0; negative values: every bit flipped; the others: the sign bit set), and
+    packed[c, i], the key's high half over the row id i (rows < 2^32).  Row by row, so
+    that X is read once, along its rows."""
+    for i in range(bits.shape[0]):
+        for c in range(keys.shape[0]):
+            b = bits[i, first + c]
+            if b == SIGN:  # -0.0
+                b = np.uint64(0)
+            key = ~b if b & SIGN else b | SIGN
+            keys[c, i] = key
+            packed[c, i] = (key >> HIGH) << HIGH | np.uint64(i)
+
+
+@kernel
+def ranks_from_keys(packed, keys, kept, ranks, rows_out, ranks_out, group):
+    """Dense ranks (the number of distinct values below) from ``packed[c]`` sorted
+    (``column_keys``): the keys' high halves ascending, the rows of one high half in
+    ascending ids.  A run of rows sharing a high half is ordered by the low halves too (in
+    ``group``, scratch of n; seldom for continuous values, and not needed when every low
+    half of the run is equal, as for small integers).  The rows then come in (rank, row
+    id) order.  Written: ranks[c, i], the rank of row i (when ``ranks`` has rows), and
+    (when ``rows_out`` has rows) rows_out[c] / ranks_out[c], the rows with ``kept[i]`` in
+    that order and their ranks: the presorted segments, without sorting again."""
+    n = packed.shape[1]
+    for c in range(packed.shape[0]):
+        rank, out, p = -1, 0, 0
+        while p < n:
+            high = packed[c, p] >> HIGH
+            q = p + 1
+            while q < n and packed[c, q] >> HIGH == high:
+                q += 1
+            rank += 1
+            if q > p + 1:
+                first_low = keys[c, packed[c, p] & LOW] & LOW
+                same = True
+                for t in range(p, q):
+                    row = packed[c, t] & LOW
+                    low = keys[c, row] & LOW
+                    same = same and low == first_low
+                    group[t - p] = low << HIGH | row
+                if not same:  # distinct values in the run: in order of their low halves
+                    group[:q - p].sort()
+            for t in range(p, q):
+                word = packed[c, p] if q == p + 1 else group[t - p]
+                if t > p:
+                    rank += (word >> HIGH) != (group[t - p - 1] >> HIGH)
+                row = np.int64(word & LOW)
+                if ranks.shape[0] > 0:
+                    ranks[c, row] = rank
+                if rows_out.shape[0] > 0 and kept[row]:
+                    rows_out[c, out] = row
+                    ranks_out[c, out] = rank
+                    out += 1
+            p = q
+
+
 @kernel
 def rank_column(column, order, ranks):
     """ranks[i]: the number of distinct values of ``column`` below column[i], given
-    ``order``, an argsort of ``column`` (equal values share a rank, whatever their order)."""
+    ``order``, an argsort of ``column`` (``ranks_from_keys``'s ranks, for 2^32 rows or
+    more, whose ids do not fit beside a half)."""
     rank = 0
     for p in range(order.shape[0]):
         if p > 0 and column[order[p]] != column[order[p - 1]]:

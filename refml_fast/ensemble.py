@@ -5,7 +5,7 @@ refml_fast.tree and the loops over rows as numpy operations or kernels
 
 What is faster here, and why it gives the same numbers:
 - One ranking for the whole fit.  The training set's columns are ranked once (the tree's
-  ``feature_ranks``); every tree member orders its rows by those ranks with linear sorts
+  ``all_ranks``); every tree member orders its rows by those ranks with linear sorts
   (presorted segments, or sorting at each node when it searches a fraction of the
   features, as a forest does: ``_tree_grow``) instead of sorting values again: the same
   order and the same ties as its own ranking would give, so the same tree.  AdaBoost's
@@ -32,7 +32,7 @@ from . import _ensemble_kernels as kernels
 from ._config import run_parallel
 from ._random import state_array, store_state
 from .base import FastMixin
-from .tree import DecisionTreeClassifier, feature_ranks, row_id_dtype
+from .tree import DecisionTreeClassifier, all_ranks
 
 PARALLEL_VOTES = 200_000   # rows x trees from which the votes are counted on every core
 
@@ -45,10 +45,7 @@ class CommitteeMixin(FastMixin):
     def _fit(self, X, codes, weights):
         """Rank X once if the members are trees, for the whole fit."""
         if isinstance(self._template(X), DecisionTreeClassifier):
-            ranks = np.empty((X.shape[1], X.shape[0]), dtype=row_id_dtype(X.shape[0]))
-            for j in range(X.shape[1]):
-                ranks[j] = feature_ranks(X, j)
-            self._ranks = ranks
+            self._ranks = all_ranks(X)
         try:
             super()._fit(X, codes, weights)
         finally:

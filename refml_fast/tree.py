@@ -25,12 +25,52 @@ def row_id_dtype(n_rows):
     return np.int32 if n_rows < 2 ** 31 else np.int64
 
 
-def feature_ranks(X, j):
-    """The dense ranks of column j of X: ranks[i] = the number of distinct values below
-    X[i, j] (int32 while row ids fit)."""
-    column = np.ascontiguousarray(X[:, j])  # one column at a time: no transposed copy of X
-    ranks = np.empty(X.shape[0], dtype=row_id_dtype(X.shape[0]))
-    kernels.rank_column(column, np.argsort(column), ranks)
+RANK_BLOCK = 2 ** 19  # entries of X ranked per call of numpy's sort (8 MiB of keys and words)
+
+
+def ranked_blocks(X, kept_rows=None, sorted_rows=None, sorted_ranks=None):
+    """(first, ranks) for blocks of X's columns: ranks[c] the dense ranks of column first +
+    c, ranks[c, i] = the number of distinct values below X[i, first + c] (int32 while row
+    ids fit).  Each column is sorted as 64-bit words packing a value's high half over its
+    row id (``_tree_kernels.column_keys``): numpy sorts plain integers about three times as
+    fast as it argsorts floats, and runs that share a high half are put in order by their
+    low halves afterwards (``ranks_from_keys``).  Given ``kept_rows`` and the (d, n_kept)
+    arrays ``sorted_rows`` / ``sorted_ranks``, those receive the presorted segments
+    instead (``presort``) and the blocks hold no ranks."""
+    n, d = X.shape
+    dtype = row_id_dtype(n)
+    presorting = kept_rows is not None
+    kept = np.zeros(n if presorting else 0, dtype=np.bool_)
+    if presorting:
+        kept[kept_rows] = True
+    width = max(1, min(d, RANK_BLOCK // max(1, n)))
+    bits = np.ascontiguousarray(X, dtype=np.float64).view(np.uint64)
+    group = np.empty(n, dtype=np.uint64)
+    none = np.empty((0, 0), dtype=dtype)
+    for first in range(0, d, width):
+        count = min(width, d - first)
+        keys = np.empty((count, n), dtype=np.uint64)
+        packed = np.empty((count, n), dtype=np.uint64)
+        kernels.column_keys(bits, first, keys, packed)
+        packed.sort(axis=1)
+        ranks = none if presorting else np.empty((count, n), dtype=dtype)
+        rows_out = sorted_rows[first:first + count] if presorting else none
+        ranks_out = sorted_ranks[first:first + count] if presorting else none
+        kernels.ranks_from_keys(packed, keys, kept, ranks, rows_out, ranks_out, group)
+        yield first, ranks
+
+
+def all_ranks(X):
+    """The (d, n) dense ranks of every column of X (``ranked_blocks``; from numpy's
+    argsort for 2^32 rows or more, whose ids do not fit beside a half)."""
+    ranks = np.empty((X.shape[1], X.shape[0]), dtype=row_id_dtype(X.shape[0]))
+    if X.shape[0] >= 2 ** 32:
+        for j in range(X.shape[1]):
+            column = np.ascontiguousarray(X[:, j])
+            kernels.rank_column(column, np.argsort(column), ranks[j])
+        return ranks
+    for first, block in ranked_blocks(X):
+        ranks[first:first + block.shape[0]] = block
     return ranks
 
 
@@ -49,16 +89,21 @@ def whole_weights(weights):
     return bool(np.all(weights == np.floor(weights)) and weights.sum() <= 2.0 ** 26)
 
 
-def presort(n_features, ranks_of, kept_rows):
-    """(sorted_rows, sorted_ranks) of the ``kept_rows``, feature j's ranks from
-    ``ranks_of(j)``, by counting sort."""
-    n_kept = kept_rows.shape[0]
+def presort(X, kept_rows, ranks=None):
+    """(sorted_rows, sorted_ranks): for every feature j, the ``kept_rows`` (ascending) in
+    (rank, row id) order and their ranks.  From ``ranks`` (d, n) when given (an
+    ensemble's), by counting sort; else straight from the sorted keys (``ranked_blocks``)."""
+    n_features, n_kept = X.shape[1], kept_rows.shape[0]
     sorted_rows = np.empty((n_features, n_kept), dtype=kept_rows.dtype)
     sorted_ranks = np.empty((n_features, n_kept), dtype=kept_rows.dtype)
+    if ranks is None and X.shape[0] < 2 ** 32:
+        for _ in ranked_blocks(X, kept_rows, sorted_rows, sorted_ranks):
+            pass
+        return sorted_rows, sorted_ranks
+    ranks = all_ranks(X) if ranks is None else ranks
+    starts = np.empty(X.shape[0] + 1, dtype=np.int64)
     for j in range(n_features):
-        ranks = ranks_of(j)
-        starts = np.empty(ranks.shape[0] + 1, dtype=np.int64)
-        kernels.sort_by_rank(ranks, kept_rows, starts, sorted_rows[j], sorted_ranks[j])
+        kernels.sort_by_rank(ranks[j], kept_rows, starts, sorted_rows[j], sorted_ranks[j])
     return sorted_rows, sorted_ranks
 
 
@@ -70,13 +115,12 @@ class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
         n_rows, n_features = kept_rows.shape[0], X.shape[1]
         sorting = sorts_at_nodes(n_features, settings["n_candidates"], n_rows)
         ranks = self._ranks(X, sorting)
-        ranks_of = ranks.__getitem__ if ranks is not None else lambda j: feature_ranks(X, j)
-        if ranks is None:
-            ranks = np.empty((n_features, 0), dtype=kept_rows.dtype)
         if sorting:  # no presorted segments
             sorted_rows = sorted_ranks = np.empty((n_features, 0), dtype=kept_rows.dtype)
         else:
-            sorted_rows, sorted_ranks = presort(n_features, ranks_of, kept_rows)
+            sorted_rows, sorted_ranks = presort(X, kept_rows, ranks)
+        if ranks is None:
+            ranks = np.empty((n_features, 0), dtype=kept_rows.dtype)
         capacity = 2 * n_rows - 1
         if settings["max_depth"] is not None and settings["max_depth"] < 40:
             capacity = min(capacity, 2 ** (settings["max_depth"] + 1) - 1)
@@ -101,12 +145,7 @@ class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
         them), else None (the presort ranks one column at a time).  An ensemble shadows
         this per member with the ranks of one ranking of the whole training set
         (refml_fast.ensemble)."""
-        if not needed:
-            return None
-        ranks = np.empty((X.shape[1], X.shape[0]), dtype=row_id_dtype(X.shape[0]))
-        for j in range(X.shape[1]):
-            ranks[j] = feature_ranks(X, j)
-        return ranks
+        return all_ranks(X) if needed else None
 
     def _tree_from_arrays(self, nodes, thresholds, values, criterion):
         tree = Tree(self.n_classes_)

@@ -315,19 +315,46 @@ def test_the_presort_orders_kept_rows_by_value_then_index():
     (value, index) order, equal values (-0.0 == 0.0 included) sharing a rank."""
     import numpy as np
 
-    from refml_fast.tree import feature_ranks, presort
+    from refml_fast.tree import presort
 
     rng = np.random.default_rng(8)
     X = rng.integers(-3, 4, size=(500, 3)).astype(float)
     X[::7, 1] = -0.0
     X[:, 2] = rng.normal(size=500)
     kept = np.flatnonzero(rng.random(500) < 0.6).astype(np.int32)
-    sorted_rows, sorted_ranks = presort(3, lambda j: feature_ranks(X, j), kept)
+    sorted_rows, sorted_ranks = presort(X, kept)
     for j in range(3):
         expected = kept[np.lexsort((kept, X[kept, j]))]
         assert sorted_rows[j].tolist() == expected.tolist()
         distinct = np.unique(X[:, j])  # np.unique counts -0.0 and 0.0 once
         assert sorted_ranks[j].tolist() == np.searchsorted(distinct, X[expected, j]).tolist()
+
+
+@pytest.mark.fast
+def test_ranks_split_runs_that_share_a_high_half():
+    """The ranking sorts words holding a value's high 32 bits over its row id: values equal
+    in those bits (1 + k 2^-40, -(1 + k 2^-40), tiny negatives) are told apart by their low
+    halves, equal values share a rank, and the presort keeps only the kept rows."""
+    import numpy as np
+
+    from refml_fast.tree import all_ranks, presort
+
+    rng = np.random.default_rng(3)
+    n = 3_000
+    X = np.empty((n, 4))
+    X[:, 0] = 1.0 + rng.integers(0, 40, size=n) * 2.0 ** -40      # one high half, 40 values
+    X[:, 1] = -X[:, 0]
+    X[:, 2] = rng.choice([-1e-300, -0.0, 0.0, 5e-324, -5e-324, 2.5, -2.5], size=n)
+    X[:, 3] = rng.normal(size=n) * 10.0 ** rng.integers(-5, 5, size=n)
+    ranks = all_ranks(X)
+    kept = np.flatnonzero(rng.random(n) < 0.7).astype(np.int32)
+    sorted_rows, sorted_ranks = presort(X, kept)
+    for j in range(4):
+        distinct = np.unique(X[:, j])
+        assert ranks[j].tolist() == np.searchsorted(distinct, X[:, j]).tolist()
+        expected = kept[np.lexsort((kept, X[kept, j]))]
+        assert sorted_rows[j].tolist() == expected.tolist()
+        assert sorted_ranks[j].tolist() == ranks[j][expected].tolist()
 
 
 @pytest.mark.fast
