@@ -84,10 +84,11 @@ def select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates
 @kernel(refcounts=False)
 def scan(rows, ranks, X, feature, codes, weights, criterion, whole_gini, best_cost, scratch,
          best_counts):
-    """``scan_whole_gini`` when it applies (the same costs, faster), else ``scan_feature``."""
+    """``scan_whole_gini`` when it applies (the same costs, faster; ``whole_gini`` 2: every
+    weight is 1), else ``scan_feature``."""
     if whole_gini:
-        return scan_whole_gini(rows, ranks, X, feature, codes, weights, best_cost, scratch,
-                               best_counts)
+        return scan_whole_gini(rows, ranks, X, feature, codes, weights, whole_gini == 2,
+                               best_cost, scratch, best_counts)
     return scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost,
                         scratch, best_counts)
 
@@ -270,14 +271,15 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     ``codes``, ``weights``: per row of X.
 
     ``settings``: int64 [criterion, max_depth (-1: none), n_candidates, sorting (1: sort at
-    every node), whole_gini (1 when the Gini scans may use ``scan_whole_gini``)].  Outputs
+    every node), whole_gini (1 when the Gini scans may use ``scan_whole_gini``, 2 when
+    moreover every kept row's weight is 1)].  Outputs
     (allocated by the caller with room for every node): ``nodes`` int64 (capacity, 4) with
     columns LEFT, RIGHT, FEATURE, N_ROWS; ``thresholds`` float64 (capacity,); ``values``
     float64 (capacity, K), the weighted class totals.  ``state``: the SplitMix64 state,
     advanced.
     """
     criterion, max_depth, n_candidates = settings[0], settings[1], settings[2]
-    sorting, whole_gini = settings[3] != 0, settings[4] != 0
+    sorting, whole_gini = settings[3] != 0, settings[4]
     n_features, n_rows = X.shape[1], kept_rows.shape[0]
     n_classes = values.shape[1]
     # Pending nodes: one pops, two push, so at most one right sibling per level of the

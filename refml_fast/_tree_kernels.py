@@ -164,7 +164,8 @@ def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost, 
 
 
 @kernel(refcounts=False)
-def scan_whole_gini(rows, ranks, X, feature, codes, weights, best_cost, scratch, best_counts):
+def scan_whole_gini(rows, ranks, X, feature, codes, weights, unit, best_cost, scratch,
+                    best_counts):
     """``scan_feature`` for the Gini criterion when every weight is a whole number and the
     total W <= 2^26 (``whole_weights``), in O(1) per row instead of O(K).
 
@@ -173,7 +174,9 @@ def scan_whole_gini(rows, ranks, X, feature, codes, weights, best_cost, scratch,
     numerator sum_k c_k (W - c_k) equals W^2 - sum_k c_k^2; the sums of squares are kept
     up to date as one class weight moves from right to left ((c + w)^2 - c^2 = w (2c + w)),
     W_left is a running sum, W_right = W - W_left.  The numerators are the integers the
-    term-by-term sums give, divided by the same W: the same costs, bit for bit.
+    term-by-term sums give, divided by the same W: the same costs, bit for bit.  ``unit``:
+    every row's weight is 1, and the weights are not read (a gather a row less: a tree's
+    scans, 20,000 x 20, 5.2 -> 4.3 ns a row).
     """
     totals, left = scratch[0], scratch[1]
     n_classes = totals.shape[0]
@@ -181,7 +184,7 @@ def scan_whole_gini(rows, ranks, X, feature, codes, weights, best_cost, scratch,
         totals[k] = 0.0
         left[k] = 0.0
     for p in range(rows.shape[0]):
-        totals[codes[rows[p]]] += weights[rows[p]]
+        totals[codes[rows[p]]] += 1.0 if unit else weights[rows[p]]
     total = 0.0
     squares_right = 0.0
     for k in range(n_classes):
@@ -192,7 +195,7 @@ def scan_whole_gini(rows, ranks, X, feature, codes, weights, best_cost, scratch,
     n_left = -1
     for p in range(rows.shape[0] - 1):
         k = codes[rows[p]]
-        w = weights[rows[p]]
+        w = 1.0 if unit else weights[rows[p]]
         c = left[k]
         squares_left += w * (2.0 * c + w)
         c = totals[k] - c  # the right weight of class k before the move

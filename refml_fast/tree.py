@@ -128,7 +128,9 @@ class DecisionTreeClassifier(FastMixin, refml.tree.DecisionTreeClassifier):
         thresholds = np.empty(capacity)
         values = np.empty((capacity, self.n_classes_))
         max_depth = -1 if settings["max_depth"] is None else settings["max_depth"]
-        whole_gini = settings["criterion"] == kernels.GINI and whole_weights(weights)
+        whole_gini = int(settings["criterion"] == kernels.GINI and whole_weights(weights))
+        if whole_gini and np.all(weights[kept_rows] == 1.0):
+            whole_gini = 2  # every kept row's weight is 1: the scans need not read them
         int_settings = np.array([settings["criterion"], max_depth, settings["n_candidates"],
                                  sorting, whole_gini], dtype=np.int64)
         state = state_array(rng)
