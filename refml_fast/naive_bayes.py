@@ -23,6 +23,8 @@ from .density import FastKernelSums
 
 __all__ = ["KernelDensityClassifier", "NaiveBayes", "GaussianNB"]
 
+ROW_BLOCK = 256  # rows of the Gaussian log densities a thread takes at a time
+
 
 @kernel
 def joint_log_likelihood_kernel(logs, log_prior, out):
@@ -67,27 +69,32 @@ def posterior_kernel(A, take_exp, out):
             out[a, k] = math.exp(value) if take_exp else value
 
 
-@kernel
-def gaussian_log_density_one(x, theta, var, constants, out_row):
-    """out_row[k] = constants[k] - 1/2 sum_j (x_j - theta_kj)^2 / var_kj."""
-    for k in range(theta.shape[0]):
-        total = 0.0
-        for j in range(x.shape[0]):
-            deviation = x[j] - theta[k, j]
-            total += deviation * deviation / var[k, j]
-        out_row[k] = constants[k] - 0.5 * total
+@kernel(refcounts=False)
+def gaussian_log_density_rows(X, theta, var, constants, out, first, stop):
+    """out[a, k] = constants[k] - 1/2 sum_j (x_aj - theta_kj)^2 / var_kj for the rows
+    first..stop-1, each sum over j from 0.0.  Indexed in place: a row view per row (and its
+    reference counts) had cost more than the row's work at d = 1 (121,155 x 1 with five
+    classes: 4.2 -> 1.5 ms on one core)."""
+    for a in range(first, stop):
+        for k in range(theta.shape[0]):
+            total = 0.0
+            for j in range(X.shape[1]):
+                deviation = X[a, j] - theta[k, j]
+                total += deviation * deviation / var[k, j]
+            out[a, k] = constants[k] - 0.5 * total
 
 
 @kernel(parallel=True)
 def gaussian_log_densities_parallel(X, theta, var, constants, out):
-    for a in prange(X.shape[0]):
-        gaussian_log_density_one(X[a], theta, var, constants, out[a])
+    blocks = (X.shape[0] + ROW_BLOCK - 1) // ROW_BLOCK
+    for block in prange(blocks):
+        gaussian_log_density_rows(X, theta, var, constants, out, block * ROW_BLOCK,
+                                  min(X.shape[0], (block + 1) * ROW_BLOCK))
 
 
 @kernel
 def gaussian_log_densities_serial(X, theta, var, constants, out):
-    for a in range(X.shape[0]):
-        gaussian_log_density_one(X[a], theta, var, constants, out[a])
+    gaussian_log_density_rows(X, theta, var, constants, out, 0, X.shape[0])
 
 
 @kernel
