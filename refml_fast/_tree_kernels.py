@@ -5,11 +5,12 @@ operation that decides a split, the same feature draws from the SplitMix64 strea
 preorder node ids (see that module's docstring for the arithmetic contract).
 
 Ranks.  Each feature's values are replaced by their dense ranks (the number of distinct
-values below; ``ranks_from_keys``, after numpy's sort of ``column_keys``).  A scan visits a node's rows in
-(rank, index) order (``_tree_grow`` gives them so, presorted by ``sort_by_rank`` or sorted
-at the node); ties are equal ranks, and the threshold between two ranks is the midpoint of
-the two values, read from X once per searched feature.  Ranks and row ids are int32 while
-row ids fit; an ensemble ranks X once for all its trees (refml_fast.ensemble).
+values below; ``ranks_from_keys``, after numpy's sort of ``column_keys``).  A scan visits a
+node's rows in (rank, index) order (``_tree_grow`` gives them so: presorted, straight from
+that sort or by ``sort_by_rank``, or sorted at the node); ties are equal ranks, and the
+threshold between two ranks is the midpoint of the two values, read from X once per
+searched feature.  Ranks and row ids are int32 while row ids fit; an ensemble ranks X once
+for all its trees (refml_fast.ensemble).
 
 Two scans: ``scan_feature`` recomputes each side's impurity sum class by class, as refml
 does; ``scan_whole_gini`` gives the same Gini costs in O(1) per row when the weights are
