@@ -28,49 +28,40 @@ def row_id_dtype(n_rows):
 RANK_BLOCK = 2 ** 19  # entries of X ranked per call of numpy's sort (8 MiB of keys and words)
 
 
-def ranked_blocks(X, kept_rows=None, sorted_rows=None, sorted_ranks=None):
-    """(first, ranks) for blocks of X's columns: ranks[c] the dense ranks of column first +
-    c, ranks[c, i] = the number of distinct values below X[i, first + c] (int32 while row
-    ids fit).  Each column is sorted as 64-bit words packing a value's high half over its
-    row id (``_tree_kernels.column_keys``): numpy sorts plain integers about three times as
-    fast as it argsorts floats, and runs that share a high half are put in order by their
-    low halves afterwards (``ranks_from_keys``).  Given ``kept_rows`` and the (d, n_kept)
-    arrays ``sorted_rows`` / ``sorted_ranks``, those receive the presorted segments
-    instead (``presort``) and the blocks hold no ranks."""
+def sorted_key_blocks(X):
+    """(first, packed, keys) for blocks of X's columns, column first + c sorted in
+    packed[c]: each value as a 64-bit key whose unsigned order is the values' order
+    (``keys``), its high half packed over the row id (``_tree_kernels.column_keys``).  numpy
+    sorts those plain integers about three times as fast as it argsorts floats; the runs
+    that share a high half are put in order by their low halves afterwards
+    (``ranks_from_keys``).  Rows < 2^32."""
     n, d = X.shape
-    dtype = row_id_dtype(n)
-    presorting = kept_rows is not None
-    kept = np.zeros(n if presorting else 0, dtype=np.bool_)
-    if presorting:
-        kept[kept_rows] = True
     width = max(1, min(d, RANK_BLOCK // max(1, n)))
     bits = np.ascontiguousarray(X, dtype=np.float64).view(np.uint64)
-    group = np.empty(n, dtype=np.uint64)
-    none = np.empty((0, 0), dtype=dtype)
     for first in range(0, d, width):
         count = min(width, d - first)
         keys = np.empty((count, n), dtype=np.uint64)
         packed = np.empty((count, n), dtype=np.uint64)
         kernels.column_keys(bits, first, keys, packed)
         packed.sort(axis=1)
-        ranks = none if presorting else np.empty((count, n), dtype=dtype)
-        rows_out = sorted_rows[first:first + count] if presorting else none
-        ranks_out = sorted_ranks[first:first + count] if presorting else none
-        kernels.ranks_from_keys(packed, keys, kept, ranks, rows_out, ranks_out, group)
-        yield first, ranks
+        yield first, packed, keys
 
 
 def all_ranks(X):
-    """The (d, n) dense ranks of every column of X (``ranked_blocks``; from numpy's
+    """The (d, n) dense ranks of X's columns: ranks[j, i] = the number of distinct values
+    below X[i, j] (int32 while row ids fit), from ``sorted_key_blocks`` (from numpy's
     argsort for 2^32 rows or more, whose ids do not fit beside a half)."""
-    ranks = np.empty((X.shape[1], X.shape[0]), dtype=row_id_dtype(X.shape[0]))
-    if X.shape[0] >= 2 ** 32:
+    n = X.shape[0]
+    ranks = np.empty((X.shape[1], n), dtype=row_id_dtype(n))
+    if n >= 2 ** 32:
         for j in range(X.shape[1]):
             column = np.ascontiguousarray(X[:, j])
             kernels.rank_column(column, np.argsort(column), ranks[j])
         return ranks
-    for first, block in ranked_blocks(X):
-        ranks[first:first + block.shape[0]] = block
+    group, none = np.empty(n, dtype=np.uint64), np.empty((0, 0), dtype=ranks.dtype)
+    for first, packed, keys in sorted_key_blocks(X):
+        kernels.ranks_from_keys(packed, keys, np.empty(0, dtype=np.bool_),
+                                ranks[first:first + packed.shape[0]], none, none, group)
     return ranks
 
 
@@ -92,16 +83,23 @@ def whole_weights(weights):
 def presort(X, kept_rows, ranks=None):
     """(sorted_rows, sorted_ranks): for every feature j, the ``kept_rows`` (ascending) in
     (rank, row id) order and their ranks.  From ``ranks`` (d, n) when given (an
-    ensemble's), by counting sort; else straight from the sorted keys (``ranked_blocks``)."""
+    ensemble's), by counting sort; else straight from the sorted keys
+    (``sorted_key_blocks``)."""
     n_features, n_kept = X.shape[1], kept_rows.shape[0]
     sorted_rows = np.empty((n_features, n_kept), dtype=kept_rows.dtype)
     sorted_ranks = np.empty((n_features, n_kept), dtype=kept_rows.dtype)
-    if ranks is None and X.shape[0] < 2 ** 32:
-        for _ in ranked_blocks(X, kept_rows, sorted_rows, sorted_ranks):
-            pass
+    n = X.shape[0]
+    if ranks is None and n < 2 ** 32:
+        kept = np.zeros(n, dtype=np.bool_)
+        kept[kept_rows] = True
+        group, none = np.empty(n, dtype=np.uint64), np.empty((0, 0), dtype=kept_rows.dtype)
+        for first, packed, keys in sorted_key_blocks(X):
+            stop = first + packed.shape[0]
+            kernels.ranks_from_keys(packed, keys, kept, none, sorted_rows[first:stop],
+                                    sorted_ranks[first:stop], group)
         return sorted_rows, sorted_ranks
     ranks = all_ranks(X) if ranks is None else ranks
-    starts = np.empty(X.shape[0] + 1, dtype=np.int64)
+    starts = np.empty(n + 1, dtype=np.int64)
     for j in range(n_features):
         kernels.sort_by_rank(ranks[j], kept_rows, starts, sorted_rows[j], sorted_ranks[j])
     return sorted_rows, sorted_ranks
