@@ -1,8 +1,13 @@
-"""A bounded max-heap of (key, index) pairs as Numba kernels: the k best neighbours.
+"""The k best neighbours as Numba kernels: the ``len(keys)`` smallest (key, index) pairs
+offered, kept in a bounded max-heap or in a sorted list.
 
 Pairs are ordered by key, then by index (docs/design.md section 4: among equal distances the lower
-training index comes first); the heap keeps the ``len(keys)`` smallest pairs offered, with
-the worst of them at position 0, so that a new pair costs O(log k).
+training index comes first).  The heap keeps the worst pair at position 0, so that a new
+pair costs O(log k), and is sorted once at the end (``sort_heap``).  The sorted list
+(``insert_sorted``) keeps them in order, the worst last: a new pair moves the worse ones
+up by one, O(k) at worst, but few when pairs come about nearest first, as from a k-d
+tree's search, and it needs no sort at the end.  Both keep the same pairs, because the
+order is total.
 """
 
 from ._config import kernel
@@ -55,3 +60,20 @@ def sort_heap(keys, ids, count):
         keys[0], keys[end] = keys[end], keys[0]
         ids[0], ids[end] = ids[end], ids[0]
         sift_down(keys, ids, 0, end)
+
+
+@kernel(refcounts=False)
+def insert_sorted(keys, ids, count, key, index):
+    """Keep the len(keys) first (key, index) pairs offered, in the order of ``worse``, as a
+    sorted list of ``count`` entries (the worst kept at keys[count - 1]): the pair goes in
+    after the last entry not worse than it, the worst entry dropping off when the list is
+    full; returns the new count."""
+    k = keys.shape[0]
+    if count == k and not worse(keys[k - 1], ids[k - 1], key, index):
+        return count                      # e.g. the worst's key, with a larger index
+    t = count if count < k else k - 1
+    while t > 0 and worse(keys[t - 1], ids[t - 1], key, index):
+        keys[t], ids[t] = keys[t - 1], ids[t - 1]
+        t -= 1
+    keys[t], ids[t] = key, index
+    return count + 1 if count < k else count

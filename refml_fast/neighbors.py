@@ -256,7 +256,7 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         squared = np.empty((X.shape[0], k), dtype=np.float64)
         indices = np.empty((X.shape[0], k), dtype=np.int64)
         if self._fit_method == "kd_tree":
-            _kdtree.query(X, self._fit_X, *self._kd_tree, squared, indices)
+            _kdtree.query(X, *self._kd_tree, squared, indices)
             return squared, indices
         T, centred_norms, _ = self._approximate_rows(X)
         epsilon, beta = self._bound_constants()

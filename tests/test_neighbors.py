@@ -376,7 +376,8 @@ def test_a_tree_grown_on_threads_is_a_valid_tree_with_the_same_answers(monkeypat
     X = np.round(rng.normal(size=(5000, d)), 1)
     X[:300] = X[0]                                          # one heavy duplicate
     y = rng.integers(0, 3, size=5000)
-    nodes, lower, upper, order = _kdtree.build(X)
+    nodes, lower, upper, order, rows_in_order = _kdtree.build(X)
+    assert rows_in_order.tolist() == X[order].T.tolist()
     seen, stack = np.zeros(5000, dtype=int), [0]
     while stack:
         node = stack.pop()
@@ -427,6 +428,33 @@ def assert_brute_force_finds_the_kd_trees_neighbours(X, y, queries, k):
         distances, indices = model.fit(X, y).kneighbors(queries)
         results.append((distances.tolist(), indices.tolist()))
     assert results[0] == results[1]
+
+
+@pytest.mark.fast
+def test_the_sorted_list_and_the_heap_keep_the_k_first_pairs():
+    """``_heap``: pairs offered in any order, with many equal keys (and equal keys at the
+    boundary of the k kept), an infinity among them: the sorted list and the heap (sorted
+    at the end) both hold the k first pairs by (key, index), in that order."""
+    import numpy as np
+
+    from refml_fast._heap import insert_sorted, offer, sort_heap
+
+    rng = np.random.default_rng(23)
+    for trial in range(400):
+        count = int(rng.integers(1, 120))
+        k = int(rng.integers(1, count + 1))
+        keys = rng.integers(0, 5 if trial % 2 else 1000, size=count).astype(float)
+        keys[rng.integers(0, count)] = np.inf if trial % 3 == 0 else keys[0]
+        ids = rng.permutation(count * 3)[:count]
+        expected = sorted(zip(keys.tolist(), ids.tolist()))[:k]
+        for keep in (insert_sorted, offer):
+            kept_keys, kept_ids = np.empty(k), np.empty(k, dtype=np.int64)
+            kept = 0
+            for key, index in zip(keys, ids):
+                kept = keep(kept_keys, kept_ids, kept, key, index)
+            if keep is offer:
+                sort_heap(kept_keys, kept_ids, kept)
+            assert list(zip(kept_keys.tolist(), kept_ids.tolist())) == expected
 
 
 @pytest.mark.fast
