@@ -431,6 +431,25 @@ def assert_brute_force_finds_the_kd_trees_neighbours(X, y, queries, k):
 
 
 @pytest.mark.fast
+@pytest.mark.parametrize("d", [1, 3])
+def test_the_kd_tree_leaves_the_callers_array_alone(d):
+    """The model keeps the caller's C-contiguous float64 X itself (as scikit-learn does);
+    the tree reorders a copy of it, also at d = 1, where X.T is contiguous too."""
+    import numpy as np
+
+    import refml_fast
+
+    rng = np.random.default_rng(d)
+    for n in (500, 60_000):                       # grown on one thread, and on the threads
+        X = rng.normal(size=(n, d))
+        before = X.copy()
+        model = refml_fast.KNeighborsClassifier(n_neighbors=3, algorithm="kd_tree")
+        model.fit(X, rng.integers(0, 2, size=n)).predict(X[:50])
+        assert np.array_equal(X, before)
+        assert model.kneighbors(X[:5])[1][:, 0].tolist() == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.fast
 def test_the_sorted_list_and_the_heap_keep_the_k_first_pairs():
     """``_heap``: pairs offered in any order, with many equal keys (and equal keys at the
     boundary of the k kept), an infinity among them: the sorted list and the heap (sorted
