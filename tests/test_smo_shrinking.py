@@ -124,12 +124,34 @@ def test_a_tiny_row_cache_changes_nothing(monkeypatch):
 
 
 @pytest.mark.fast
+def test_panels_hold_x_transposed():
+    """``panels_of``: panels[p, k, c] = X[p w + c, k] for every row and feature, zeros past
+    the last row, on one thread and on the threads (blocks of eight rows and eight
+    features, and the features and rows left over)."""
+    import numpy as np
+
+    from refml_fast import _kernel_rows
+
+    rng = np.random.default_rng(43)
+    for n, d in ((1, 1), (7, 3), (8, 8), (64, 16), (301, 17), (1162, 81), (5003, 41)):
+        X = rng.normal(size=(n, d))
+        for parts in (1, 2, 3):
+            for held in (False, True):
+                panels = _kernel_rows.panels_of(X, parts, launch_held=held)
+                width = panels.shape[2]
+                flat = np.concatenate(list(panels), axis=1)     # d x (parts * width)
+                assert flat[:, :n].tolist() == X.T.tolist()
+                assert (flat[:, n:] == 0.0).all() and width % 8 == 0
+
+
+@pytest.mark.fast
 @pytest.mark.parametrize("kernel", ["linear", "rbf", "poly"])
 def test_a_row_from_panels_is_the_full_rows_floats(kernel):
     """A row of K from X.T in panels (one per thread, ``_kernel_rows.panels_of``), computed
     panel after panel or a panel on each thread, complete or at the active points (four
-    features a pass): at every column its value is refml's ``kernel_value``, bit for bit, for d from 1 to 9 (whole passes of four and the features after them),
-    and a row at the active points leaves the other columns as they were."""
+    features a pass): at every column its value is refml's ``kernel_value``, bit for bit,
+    for d from 1 to 9 (whole passes of four and the features after them), and a row at the
+    active points leaves the other columns as they were."""
     import numpy as np
 
     from refml_fast import _gram, _kernel_rows
