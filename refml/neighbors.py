@@ -154,7 +154,8 @@ class KNeighborsClassifier(Classifier):
         module docstring for the departure from the lecture's printed formula).
     algorithm : {"auto", "brute", "kd_tree"}, default "auto"
         How refml_fast finds the neighbours: every training row, or an exact k-d tree
-        (Euclidean metric only), "auto" choosing the tree in few dimensions.  refml always
+        (Euclidean metric only), "auto" choosing the tree in few dimensions (up to 6
+        features, and up to 10 when the training rows are many).  refml always
         computes every distance, as the lecture does; the neighbours, ties and answers are
         the same either way.
 

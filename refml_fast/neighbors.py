@@ -158,7 +158,8 @@ class KNeighborsClassifier(FastMixin, refml.neighbors.KNeighborsClassifier):
         # X is the caller's array itself when it already was C-contiguous float64: no copy,
         # as scikit-learn keeps it (changing that array afterwards changes the model).
         super()._fit(X, codes)
-        self._fit_method = _kdtree.search_method(self.algorithm, self.metric, X.shape[1])
+        self._fit_method = _kdtree.search_method(self.algorithm, self.metric, X.shape[0],
+                                                 X.shape[1], self.n_neighbors)
         for name in ("_kd_tree", "_fit_tiles"):
             vars(self).pop(name, None)
         if self._fit_method == "kd_tree":

@@ -341,6 +341,35 @@ def test_auto_picks_the_kd_tree_in_few_dimensions_only():
 
 
 @pytest.mark.fast
+def test_auto_picks_the_kd_tree_from_7_to_10_features_when_the_rows_are_many():
+    """From 7 to 10 features the tree's queries grow slower with n than the brute force's:
+    "auto" takes the tree from TREE_FROM_ROWS[d] (1 + k / 10) rows on, never beyond 10
+    features, never for the Mahalanobis metric or when the user chose."""
+    import numpy as np
+
+    import refml_fast
+    from refml_fast._kdtree import TREE_FROM_ROWS, search_method
+
+    assert sorted(TREE_FROM_ROWS) == [7, 8, 9, 10]
+    for d, least in TREE_FROM_ROWS.items():
+        for k in (1, 5, 50):
+            rows = int(np.ceil(least * (1 + k / 10)))
+            assert search_method("auto", "euclidean", rows, d, k) == "kd_tree"
+            assert search_method("auto", "euclidean", rows - 1, d, k) == "brute"
+            assert search_method("auto", "mahalanobis", rows, d, k) == "brute"
+            assert search_method("brute", "euclidean", rows, d, k) == "brute"
+    assert search_method("auto", "euclidean", 10 ** 9, 11, 1) == "brute"
+    assert search_method("auto", "euclidean", 1, 6, 1) == "kd_tree"
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(int(np.ceil(TREE_FROM_ROWS[7] * 1.1)), 7))      # k = 1
+    y = rng.integers(0, 2, size=X.shape[0])
+    model = refml_fast.KNeighborsClassifier(n_neighbors=1).fit(X, y)
+    assert model._fit_method == "kd_tree"
+    assert model.kneighbors(X[:3])[1][:, 0].tolist() == [0, 1, 2]
+    assert refml_fast.KNeighborsClassifier(n_neighbors=5).fit(X, y)._fit_method == "brute"
+
+
+@pytest.mark.fast
 def test_the_kd_tree_on_threads_gives_the_brute_force_neighbours():
     """Enough queries for the parallel search: the same neighbours and distances as the
     brute force (itself checked against refml above), ties included."""
