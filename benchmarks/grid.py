@@ -6,7 +6,7 @@ Each cell is one estimator on one synthetic data set, fitted and then predicting
 from 2 to 500 features, logistic regression from 2 to 10 classes and up to 500 features,
 SVC with linear, rbf and poly kernels on overlapping and on separated classes, fully grown
 trees, a forest, boosting, and the Gaussian classifiers, with n from 1,000 to 1,000,000.
-``--other`` runs a second grid of 42 shapes that are in neither the first nor the workloads.
+``--other`` runs a second grid of 43 shapes that are in neither the first nor the workloads.
 The rules are ``benchmarks.run``'s: one process, the same arrays for every side, the first
 call (compilation) reported apart from the median of the later calls.
 
@@ -167,7 +167,7 @@ def cells():
 
 
 def other_cells():
-    """A second grid of 42 shapes, none of them in ``cells()``, to check that the first is
+    """A second grid of 43 shapes, none of them in ``cells()``, to check that the first is
     not the only place refml_fast is fast (``--grid --other``)."""
     tree = ("DecisionTreeClassifier()", "DecisionTreeClassifier(random_state=0)")
 
@@ -217,6 +217,9 @@ def other_cells():
         blob_cell("forest 50 trees 5,000 x 500 K=2", 5_000, 500, 2, 2.0, 40, forest(50)),
         blob_cell("tree full 10,000 x 64 K=10", 10_000, 64, 10, 2.0, 41, *tree),
         svc_cell("linear", 1_000, 5, 2.0),
+        # Found on 2026-11-28: at 7 features "auto" took the brute force whatever n (1.21 at
+        # 300,000 rows with 150,000 queries); now the k-d tree from 33,000 rows on (k = 1).
+        knn_cell(200_000, 7, 5, 50_000, spread=2.0, neighbors=1),
     ]
 
 
