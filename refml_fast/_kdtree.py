@@ -6,7 +6,7 @@ lecture's brute force; the answers are the same, because the tree only decides w
 are *looked at*, never how a distance is computed or how ties are broken:
 
 - every visited row gets refml's squared distance Q(x, z) = sum_j (x_j - z_j)^2 (left to
-  right, strict IEEE: ``_knn_search.squared_distance``), and the k best are kept by
+  right, strict IEEE: ``leaf_sums``), and the k best are kept by
   (Q, training index), the tie rule of docs/design.md section 4 (``_heap``: a sorted list
   up to SORTED_UP_TO neighbours, a heap beyond);
 - a node is skipped only when no row inside its box can have a computed Q at or below the
