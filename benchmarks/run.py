@@ -1,8 +1,14 @@
 """Benchmark runner: refml_fast against scikit-learn on the docs/design.md section 8 workloads.
 
     python -m benchmarks.run [NAME ...] [--repeat 5] [--scale 1.0] [--with-refml]
-    python -m benchmarks.run --grid [CELL ...] [--repeat 3] [--scale 1.0]
+    python -m benchmarks.run --grid [CELL ...] [--repeat 3] [--scale 1.0] [--markdown FILE]
     python -m benchmarks.run --probe SEED [--cells 40]
+    python -m benchmarks.run --list [--grid [--other]]
+
+``--list`` names the workloads (or with ``--grid`` the cells) and exits; an unknown
+workload name exits with status 2 and that list.  ``--markdown FILE`` writes the grid's
+table as Markdown with the machine and the date (docs/benchmarks.md is written this way,
+never by hand).
 
 ``--grid`` runs the shape grid of ``benchmarks/grid.py`` instead of the workloads, with a
 scikit-learn-intelex column when it is installed; ``--probe`` runs cells of random shapes
@@ -21,9 +27,11 @@ refml_fast median / scikit-learn median (below 1.0: refml_fast is faster).
 """
 
 import argparse
+import datetime
 import importlib
 import os
 import pkgutil
+import platform
 import statistics
 import sys
 import time
@@ -97,10 +105,16 @@ def main(argv=None):
                              "each side right after the other, as a user's script would)")
     parser.add_argument("--no-intelex", action="store_true",
                         help="with --grid or --probe: leave out the scikit-learn-intelex column")
+    parser.add_argument("--list", action="store_true",
+                        help="list the workloads (with --grid: the cells) and exit")
+    parser.add_argument("--markdown", metavar="FILE", default=None,
+                        help="with --grid or --probe: also write the table as Markdown to FILE")
     args = parser.parse_args(argv)
+    if args.list:
+        return list_names(args)
     if args.grid or args.probe is not None:
         args.repeat = args.repeat or 3
-        return run_grid(args)
+        return run_grid(args, parser)
     args.repeat = args.repeat or 5
 
     try:
@@ -111,6 +125,10 @@ def main(argv=None):
         print("scikit-learn is not installed (pip install -e '.[bench]'): no ratios")
 
     workloads = discover()
+    unknown = [name for name in args.names if name not in workloads]
+    if unknown:
+        parser.error(f"unknown workload(s) {', '.join(unknown)}; the workloads are: "
+                     f"{', '.join(sorted(workloads))} (see --list)")
     names = args.names or sorted(workloads)
     header = (f"{'workload':10s} {'refml_fast s':>12s} {'compile s':>9s} {'sklearn s':>9s} "
               f"{'ratio':>6s} {'agree':>6s}" + (f" {'refml s':>9s}" if args.with_refml else ""))
@@ -139,7 +157,60 @@ def main(argv=None):
     return 0
 
 
-def run_grid(args):
+def list_names(args):
+    """Print the workloads, or the grid's cells, one a line."""
+    if args.grid or args.probe is not None:
+        from benchmarks import grid, probe
+
+        if args.probe is not None:
+            chosen = probe.cells(args.probe, args.cells)
+        else:
+            chosen = grid.other_cells() if args.other else grid.cells()
+        for cell in chosen:
+            print(cell["name"])
+        return 0
+    for name, workload in sorted(discover().items()):
+        print(f"{name:12s} {' '.join(workload['description'].split())}")
+    return 0
+
+
+def machine_line():
+    """The processor, the cores and the library versions, for a table's caption."""
+    import numba
+    import numpy
+    import sklearn
+
+    processor = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    processor = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        import sklearnex
+        intelex = f", scikit-learn-intelex {sklearnex.__version__}"
+    except (ImportError, AttributeError):
+        intelex = ""
+    return (f"{processor}, {os.cpu_count()} cores; Python {platform.python_version()}, "
+            f"numpy {numpy.__version__}, numba {numba.__version__}, scikit-learn "
+            f"{sklearn.__version__}{intelex}")
+
+
+def write_markdown(path, title, header, rows, footer):
+    """The table as Markdown: a title, the machine and date, the rows, a footer line."""
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [f"# {title}", "", f"Measured {when} on {machine_line()}.", "",
+             "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    lines += ["", footer, ""]
+    with open(path, "w") as out:
+        out.write("\n".join(lines))
+
+
+def run_grid(args, parser):
     import sklearn
 
     import refml_fast
@@ -154,6 +225,9 @@ def run_grid(args):
     cells = {cell["name"]: cell for cell in chosen}
     names = [name for name in cells if not args.names or any(
         part in name for part in args.names)]
+    if not names:
+        parser.error(f"no cell matches {', '.join(args.names)}; the cells are listed by "
+                     "--list --grid")
     sides = {"sklearn": grid.sklearn_classes()}
     try:
         import sklearnex  # noqa: F401 (optional)
@@ -169,6 +243,7 @@ def run_grid(args):
     print(header)
     print("-" * len(header))
     worst, worst_name = 0.0, "-"
+    rows = []
     for name in names:
         cell = cells[name]
         data = cell["make_data"](args.scale)
@@ -176,21 +251,37 @@ def run_grid(args):
             lambda data: cell["fast"](data, refml_fast), data, args.repeat, args.settle)
         line = f"{name:46s} {fast_median:12.4f} {max(0.0, first - fast_median):9.2f}"
         agree = None
+        row = [name, f"{fast_median:.4f}", f"{max(0.0, first - fast_median):.2f}"]
         for side, classes in sides.items():
             _, median, result = measure(lambda data: cell["sklearn"](data, classes), data,
                                         args.repeat, args.settle)
             line += f" {median:9.4f} {fast_median / median:6.2f}"
+            row += [f"{median:.4f}", f"{fast_median / median:.2f}"]
             if side == "sklearn":
                 if fast_median / median > worst:
                     worst, worst_name = fast_median / median, name
                 agree = agreement(fast_result, result)
         print(line + f" {agree:6.3f}", flush=True)
-    print(f"\nworst ratio {worst:.2f} ({worst_name}); ratio = refml_fast / scikit-learn (median of "
-          f"{args.repeat} runs after a first call); {os.cpu_count()} cores, scikit-learn "
-          f"{sklearn.__version__}" + ("" if "sklearnex" in sides else
-                                      "; scikit-learn-intelex not run"))
+        rows.append(row + [f"{agree:.3f}"])
+    footer = (f"worst ratio {worst:.2f} ({worst_name}); ratio = refml_fast / scikit-learn "
+              f"(median of {args.repeat} runs after a first call); {os.cpu_count()} cores, "
+              f"scikit-learn {sklearn.__version__}" + ("" if "sklearnex" in sides else
+                                                       "; scikit-learn-intelex not run"))
+    print("\n" + footer)
+    if args.markdown:
+        header = ["cell", "refml_fast s", "compile s", "scikit-learn s", "ratio"]
+        if "sklearnex" in sides:
+            header += ["intelex s", "ratio vs intelex"]
+        title = ("Benchmarks: the probe cells of seed " + str(args.probe)
+                 if args.probe is not None else
+                 "Benchmarks: the second grid" if args.other else "Benchmarks: the shape grid")
+        write_markdown(args.markdown, title, header + ["equal predictions"], rows,
+                       footer + ". Written by `python -m benchmarks.run --grid --markdown "
+                       "FILE`; not edited by hand.")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from refml.core.command_line import run as run_command
+
+    sys.exit(run_command(main))

@@ -5,6 +5,9 @@ import sys
 import textwrap
 import time
 
+import refml
+from refml.core.command_line import run as run_command
+
 from ._harness import discover, run
 
 TITLE_WIDTH = 60
@@ -40,6 +43,8 @@ def main(argv=None):
         description="Check the lectures' theorems, and refml/refml_fast parity, on random\n"
                     "instances; prints one row per check and exits 1 if any failed.",
         epilog="theorems (numbers for --only):\n" + listing)
+    parser.add_argument("--version", action="version",
+                        version=f"conformance of refml {refml.__version__}")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--full", action="store_true", help="thousands of instances each")
     size.add_argument("--quick", action="store_true", help="the pytest instance counts")
@@ -92,4 +97,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main))

@@ -12,7 +12,7 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from refml._random import Generator
+from refml.core.random import Generator
 
 
 @dataclass
@@ -67,7 +67,8 @@ def run(theorem, n_instances, seed=0, progress=None):
         elif (result.smallest_failure is None
               or theorem.size(instance) < theorem.size(result.smallest_failure)):
             result.smallest_failure = instance
-            result.failure_text = f"instance {index} (slack {slack!r}): {theorem.describe(instance)}"
+            result.failure_text = (f"instance {index} (slack {slack!r}): "
+                                   f"{theorem.describe(instance)}")
         if progress is not None:
             progress(theorem, index + 1, n_instances)
     return result

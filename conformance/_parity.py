@@ -75,7 +75,7 @@ def parity_theorem(title, make_estimator, make_data=random_dataset, quick=100,
 
         import refml
         import refml_fast
-        from refml._random import Generator
+        from refml.core.random import Generator
 
         fitted = []
         for package in (refml, refml_fast):

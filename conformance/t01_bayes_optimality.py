@@ -93,7 +93,7 @@ def make_instance(rng):
 
 def check(instance):
     import refml
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     distribution, bayes = build(refml, instance)
     bayes_risk = refml.risk(bayes, distribution)
@@ -121,7 +121,7 @@ def make_loss_instance(rng):
 
 def check_loss(instance):
     import refml
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     distribution, _ = build(refml, instance)
     loss = instance["loss"]

@@ -81,7 +81,7 @@ def make_instance(rng):
 
 def check(instance):
     import refml
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     example = refml.PassFailExample()
     x1, x2 = instance["x"]

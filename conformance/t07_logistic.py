@@ -81,7 +81,7 @@ def make_multinomial(rng):
 
 
 def check_multinomial_convexity(instance):
-    from refml._logistic_solvers import objective
+    from refml.linear.logistic_solvers import objective
 
     X, codes, K = instance["X"], instance["codes"], instance["K"]
 

@@ -16,7 +16,7 @@ quantitative form of [Yan]'s "for smooth L, GD is a descent algorithm".
   L_bound = L exactly) must each satisfy f(w+) <= f(w) - (eta/2) ||g||^2, to within
   1e-12 (1 + |f(w)|) for rounding;
 - the estimator: LogisticRegression(solver="gd") with its default step (1/L for the mean
-  objective, with Boehning's 1/2 in place of 1/4 when K > 2; refml/_logistic_solvers.py) on
+  objective, with Boehning's 1/2 in place of 1/4 when K > 2; refml/linear/logistic_solvers.py) on
   random binary and multinomial data, with and without ridge penalty: its ``loss_curve_``
   never increases (to within 4 eps |L| rounding);
 - the rates ([Yan], gradient descent): with step 1/L, after t steps from theta_0 = 0,
@@ -48,7 +48,7 @@ def make_sum_form(rng):
 
 def smoothness_bound(X):
     """L_bound = lambda_bound(X'X) / 4 >= ||X||_2^2 / 4."""
-    from refml._linalg import gram, largest_eigenvalue_bound
+    from refml.core.linalg import gram, largest_eigenvalue_bound
 
     return largest_eigenvalue_bound(gram(X)) / 4.0
 

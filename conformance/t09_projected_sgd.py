@@ -3,7 +3,7 @@
 [MATH412], "Theorem (SGD convergence rate)", for ``refml.projected_sgd`` with the theorem's
 steps gamma_k = (D/B) / sqrt(k) (``step=D/B, power=0.5``) on the ball of radius D.  The
 assumption is read as ||G(theta)||_2 <= B a.s.: the slide's ||G||_2^2 <= B is a slip
-(refml/sgd.py shows a counter-example to the squared reading; tests/test_sgd.py checks it).
+(refml/linear/sgd.py shows a counter-example to the squared reading; tests/test_sgd.py checks it).
 
 Random convex, differentiable, B-Lipschitz problems with a known minimiser, p <= 4:
 
@@ -26,13 +26,13 @@ A second check estimates the constant: over R = 200 seeded runs with n = 50, the
 and variance at most 2/R, so by Chebyshev it exceeds 4 with probability at most
 2 / (200 * 9) = 0.0011 per instance; the check asks that it is at most 4.
 
-The expectation of the averaged rate is estimated by R = 16 independent seeded runs (theta_0 random in the ball,
-n in [10, 100]).  How the check avoids flaking: every instance and every run is seeded, so
-the outcome is reproducible; and the check compares the theorem's bound with a one-sided
-lower confidence limit of the expectation, mean - 3 s / sqrt(R), s the sample standard
-deviation, so that a sample mean that exceeds the bound only by sampling noise does not count
-as a counter-example.  The check still fails for real errors: gradient ascent, or a
-bound of B D / n in place of 3 B D / sqrt(n), fail on most instances.
+The expectation of the averaged rate is estimated by R = 16 independent seeded runs (theta_0
+random in the ball, n in [10, 100]). How the check avoids flaking: every instance and every
+run is seeded, so the outcome is reproducible; and the check compares the theorem's bound
+with a one-sided lower confidence limit of the expectation, mean - 3 s / sqrt(R), s the
+sample standard deviation, so that a sample mean that exceeds the bound only by sampling
+noise does not count as a counter-example. The check still fails for real errors: gradient
+ascent, or a bound of B D / n in place of 3 B D / sqrt(n), fail on most instances.
 """
 
 import math

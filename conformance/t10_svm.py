@@ -107,7 +107,7 @@ def check_weak_duality(instance):
     alpha = (1 - l) alpha* + l alpha_random, beta = (1 - l) beta* + l beta_random (l in
     {0, 0.01, 0.1, 1}), beta_0 = beta_0* + l noise, xi_i = (1 - g_i)_+.  Near the solution
     the gap is small, so a dual written with a wrong factor or sign fails."""
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     if instance["C"] == math.inf:
         return check_strong_duality(instance)
@@ -143,7 +143,7 @@ def check_strong_duality(instance):
     weights = sum(a if (gi >= 1.0 or C == math.inf) else C - a for a, gi in zip(alpha, g))
     allowance = instance["tol"] * weights + ROUNDING * (1.0 + abs(primal) + sum(alpha))
     # The library's (D) as the lecture's double sum agrees with the value fit reports.
-    from refml.svm import dual_objective
+    from refml.svm.svc import dual_objective
 
     X = instance["X"]
     K = [[kernel(instance, u, v) for v in X] for u in X]

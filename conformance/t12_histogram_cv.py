@@ -99,7 +99,7 @@ def make_beta_instance(rng):
 
 def check_unbiased(instance):
     from refml import histogram_cv_risk
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     a, b, n, m = instance["a"], instance["b"], instance["n"], instance["bins"]
     p, _ = beta_bins(a, b, m)

@@ -43,7 +43,7 @@ def make_kernel_instance(rng):
 
 
 def check_kernel(instance):
-    from refml import _kernels
+    from refml.density import kernels as _kernels
 
     kernel, d, a, h = (instance[k] for k in ("kernel", "d", "shift", "scale"))
     K = _kernels.kernel_function(kernel)
@@ -141,9 +141,10 @@ def definition_of_j(instance):
 
 
 def check_lscv(instance):
-    from refml import _kernels, kde_cv_risk
-    from refml._linalg import cholesky
-    from refml.density import KernelSums, lscv_risk
+    from refml import kde_cv_risk
+    from refml.core.linalg import cholesky
+    from refml.density import kernels as _kernels
+    from refml.density.kde import KernelSums, lscv_risk
 
     X, kernel, h = instance["X"], instance["kernel"], instance["h"]
     n = len(X)
@@ -188,7 +189,7 @@ def check_cv_scores(instance):
 
 
 def make_mise_instance(rng):
-    from refml.density import kde_optimal_bandwidth
+    from refml.density.kde import kde_optimal_bandwidth
 
     f = mixture(rng)
     n = 8 + rng.randbelow(8)
@@ -232,7 +233,7 @@ def within(values, exact, identity):
 
 
 def check_kde_mise(instance):
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     f, n, h = instance["f"], instance["n"], instance["h"]
     rng = Generator(instance["seed"])
@@ -251,7 +252,7 @@ def check_kde_mise(instance):
 
 def check_histogram_mise(instance):
     from refml import Histogram
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     a, b, n, m = instance["a"], instance["b"], instance["n"] * 3, instance["bins"]
     h = 1.0 / m
@@ -276,7 +277,7 @@ def check_histogram_mise(instance):
 
 def check_kde_unbiased_cv(instance):
     from refml import kde_cv_risk
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     f, n, h = instance["f"], instance["n"], instance["h"]
     b2, v, f_sq = kde_exact(f, n, h)
@@ -299,7 +300,7 @@ def slope(points):
 
 
 def check_rates(instance):
-    from refml.density import histogram_optimal_bandwidth, kde_optimal_bandwidth
+    from refml.density.kde import histogram_optimal_bandwidth, kde_optimal_bandwidth
 
     f, a, b = instance["f"], instance["a"], instance["b"]
     if a == b == 1:
@@ -339,7 +340,7 @@ def gaussian_mise(H, sigma, n):
 
 
 def check_silverman(instance):
-    from refml._bandwidth import silverman_from_std
+    from refml.density.bandwidth import silverman_from_std
 
     sigma, n = instance["sigma"], instance["n"]
     h = silverman_from_std(sigma, n)

@@ -72,7 +72,8 @@ def integrated_squared_errors(f, X, bandwidths):
         cross = 0.0
         for w, mu, s in zip(f["w"], f["mu"], f["s"]):
             v = h * h + s * s
-            cross += w * np.exp(-(X - mu) ** 2 / (2.0 * v)).sum() / (n * math.sqrt(2.0 * math.pi * v))
+            density = np.exp(-(X - mu) ** 2 / (2.0 * v)).sum()
+            cross += w * density / (n * math.sqrt(2.0 * math.pi * v))
         out.append(estimate_squared - 2.0 * cross + f_squared)
     return out
 

@@ -5,7 +5,7 @@
     E_Z E_{x,y} (y - y_Z(x))^2 = E (y - y*(x))^2 + E_x (y*(x) - E_Z y_Z(x))^2
                                  + E_x E_Z (y_Z(x) - E_Z y_Z(x))^2     (noise + bias + variance)
 
-with y_Z(x) = W_Z' x fitted on a training set Z.  ``refml.metrics.bias_variance_decomposition``
+with y_Z(x) = W_Z' x fitted on a training set Z.  ``refml.core.metrics.bias_variance_decomposition``
 returns the sample versions and the cross term 2 mean (y - y*)(y* - mean_Z y_Z), whose
 expectation is 0 when the test noise y - y* is independent of the training sets.
 
@@ -51,7 +51,7 @@ def least_squares_line(xs, ys):
 def decompositions(instance):
     """The library's decomposition for each of the M draws of test targets."""
     from refml import bias_variance_decomposition
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     rng = Generator(instance["seed"])
     c, s = instance["coefficients"], instance["noise"]

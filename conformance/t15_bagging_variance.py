@@ -121,7 +121,7 @@ def sample_variance_with_error(values):
 
 
 def check_synthetic(instance, formula=lecture_variance):
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     rng = Generator(instance["seed"])
     B, sigma, rho, kind = instance["B"], instance["sigma"], instance["rho"], instance["kind"]
@@ -198,7 +198,7 @@ def jackknife_error(items, statistic):
 
 
 def check_trees(instance, formula=lecture_variance):
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     rng = Generator(instance["seed"])
     n_queries, B = len(instance["queries"]), instance["B"]

@@ -68,9 +68,9 @@ def lecture_weighted_impurity(counts, criterion):
 
 
 def check_partition(instance):
-    from refml._tree_split import CRITERIA as CODES
-    from refml._tree_split import total_weight
-    from refml.tree import WEIGHTED_IMPURITY
+    from refml.tree.classifier import WEIGHTED_IMPURITY
+    from refml.tree.split import CRITERIA as CODES
+    from refml.tree.split import total_weight
 
     slack = math.inf
     parts = [class_weights(instance, lambda side: True),

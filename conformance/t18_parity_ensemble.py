@@ -66,7 +66,7 @@ def make_weighted(rng):
 
 
 def build(package, instance, n_jobs):
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     rng = Generator(instance["seed"])
     if instance["kind"] == 0:

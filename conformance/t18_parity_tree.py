@@ -49,9 +49,9 @@ def weakest_link_alpha(instance):
     """g(t) = (R(t) - R(T_t)) / (|T_t| - 1) of the internal node with the smallest g, in
     refml's floats: pruning at exactly this alpha must collapse that node (a tie)."""
     import refml
-    from refml._tree_prune import leaf_risks
-    from refml._tree_split import CRITERIA as CODES
-    from refml.tree import WEIGHTED_IMPURITY
+    from refml.tree.classifier import WEIGHTED_IMPURITY
+    from refml.tree.prune import leaf_risks
+    from refml.tree.split import CRITERIA as CODES
 
     params = dict(instance["params"], ccp_alpha=0.0)
     tree = refml.DecisionTreeClassifier(**params).fit(
@@ -71,8 +71,8 @@ def weakest_link_alpha(instance):
 def check_weighted(instance):
     import refml
     import refml_fast
-    from refml._random import Generator
-    from refml._tree_split import Tree
+    from refml.core.random import Generator
+    from refml.tree.split import Tree
 
     params = dict(instance["params"])
     if instance["weakest_link"]:

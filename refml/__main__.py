@@ -1,7 +1,9 @@
 """The refml command line.
 
     python -m refml tour [--fast] [--section N|NAME ...] [--list]
-    python -m refml gallery [DIR] [--fast] [--only NAME ...] [--list]
+    python -m refml gallery DIR [--fast] [--only NAME ...]
+    python -m refml gallery --list
+    python -m refml --version
 
 ``tour`` prints the lectures' numbers as tables; ``gallery`` draws them as PNG figures with
 an index page (needs matplotlib: the ``plot`` extra).  Unknown sections or figures, or a
@@ -14,20 +16,29 @@ import time
 
 
 def _library(fast):
+    """refml, or with ``--fast`` the package registered under the entry point
+    ``refml.backends`` (refml_fast, when installed): refml never imports it by name."""
     if not fast:
         import refml
         return refml
-    import refml_fast
-    from refml_fast import _config
+    from importlib.metadata import entry_points
 
-    if _config.cold_cache():
-        print("refml_fast: compiling its Numba kernels (first run only, up to a minute; "
-              "later runs load them from the cache)...", flush=True)
-    return refml_fast
+    found = list(entry_points(group="refml.backends", name="fast"))
+    if not found:
+        raise SystemExit("python -m refml: --fast needs refml_fast, installed with the fast "
+                         "extra: pip install -e '.[fast]'")
+    try:
+        library, notice = found[0].load()()
+    except ImportError as error:
+        raise SystemExit(f"python -m refml: --fast needs numba and numpy ({error}); "
+                         "pip install -e '.[fast]'") from None
+    if notice:
+        print(notice, flush=True)
+    return library
 
 
 def _tour(args, parser):
-    from . import tour as tour_module
+    from refml import tour as tour_module
 
     sections = tour_module.available_sections()
     if args.list:
@@ -59,7 +70,7 @@ def _tour(args, parser):
 
 
 def _gallery(args, parser):
-    from . import gallery
+    from refml import gallery
 
     figures = gallery.figures()
     if args.list:
@@ -71,6 +82,8 @@ def _gallery(args, parser):
     if unknown:
         parser.error(f"unknown figure(s) {', '.join(unknown)}: choose from "
                      f"{', '.join(names)}")
+    if args.directory is None:
+        parser.error("say where to write the figures: python -m refml gallery DIR")
     try:
         gallery.pyplot()
     except ImportError as error:
@@ -85,27 +98,35 @@ def _gallery(args, parser):
 
 
 def main(argv=None):
+    import refml
+
     parser = argparse.ArgumentParser(prog="python -m refml",
                                      description="refml: the classification lectures, run.")
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"refml {refml.__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="{tour,gallery}")
     tour = commands.add_parser("tour", help="a walk through the lectures, printed as tables")
     tour.add_argument("--fast", action="store_true", help="run the tour on refml_fast")
     tour.add_argument("--section", action="append", default=[], metavar="N|NAME",
                       help="run only this section, by number or name (repeatable)")
     tour.add_argument("--list", action="store_true", help="list the sections and exit")
     gallery = commands.add_parser("gallery", help="draw the lectures' figures as PNG files")
-    gallery.add_argument("directory", nargs="?", default="refml-gallery",
-                         help="where to write the PNG files and index.md "
-                              "(default: ./refml-gallery)")
+    gallery.add_argument("directory", nargs="?", metavar="DIR",
+                         help="where to write the PNG files and index.md (required unless "
+                              "--list)")
     gallery.add_argument("--fast", action="store_true",
                          help="compute with refml_fast (faster; needs the fast extra)")
     gallery.add_argument("--only", action="append", default=[], metavar="NAME",
                          help="draw only this figure (repeatable); see --list")
     gallery.add_argument("--list", action="store_true", help="list the figures and exit")
     args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     run = _tour if args.command == "tour" else _gallery
     return run(args, commands.choices[args.command])
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from refml.core.command_line import run as run_command
+
+    sys.exit(run_command(main))

@@ -43,7 +43,8 @@ def fitted(estimator, X, y):
 
 FIT_ROWS = [
     # (description, transform(X, y) -> (X, y), exception, words)
-    ("NaN in X", lambda X, y: ([[float("nan")] + r[1:] for r in X[:1]] + X[1:], y), ValueError, "NaN"),
+    ("NaN in X", lambda X, y: ([[float("nan")] + r[1:] for r in X[:1]] + X[1:], y), ValueError,
+     "NaN"),
     ("inf in X", lambda X, y: (X[:-1] + [[float("inf"), 0.0]], y), ValueError, "infinity"),
     ("NaN in y", lambda X, y: (X, [float("nan")] + [float(v) for v in y[1:]]), ValueError, "NaN"),
     ("0 samples", lambda X, y: ([], []), ValueError, "0 sample(s)"),

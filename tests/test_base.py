@@ -1,10 +1,10 @@
-"""The estimator contract of refml.base on a tiny classifier defined here."""
+"""The estimator contract of refml.core.base on a tiny classifier defined here."""
 
 import pickle
 
 import pytest
 
-from refml.base import (
+from refml.core.base import (
     BaseEstimator,
     Classifier,
     ConvergenceWarning,
@@ -127,7 +127,7 @@ def test_convergence_warning_is_a_user_warning():
 
 
 @pytest.mark.fast
-@pytest.mark.filterwarnings("ignore::refml.base.ConvergenceWarning")
+@pytest.mark.filterwarnings("ignore::refml.core.base.ConvergenceWarning")
 @pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "uint64", "bool"])
 def test_integer_label_arrays_give_refml_classes_and_predictions(dtype):
     """refml_fast encodes 1-D integer and bool label arrays with numpy: classes_ (Python

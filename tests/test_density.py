@@ -50,7 +50,7 @@ def integrate(f, a, b, pieces=2000):
 
 
 def test_kernels_have_the_lecture_moments():
-    from refml import _kernels
+    from refml.density import kernels as _kernels
 
     for name, K, radius in (("gaussian", gaussian, 12.0),
                             ("epanechnikov", epanechnikov, math.sqrt(5.0))):
@@ -65,7 +65,7 @@ def test_kernels_have_the_lecture_moments():
 
 
 def test_convolutions_match_a_numerical_convolution():
-    from refml import _kernels
+    from refml.density import kernels as _kernels
 
     for name, K, radius in (("gaussian", gaussian, 12.0),
                             ("epanechnikov", epanechnikov, math.sqrt(5.0))):
@@ -77,7 +77,7 @@ def test_convolutions_match_a_numerical_convolution():
 
 def test_radial_epanechnikov_normaliser_in_two_dimensions():
     # c_2 = (d + 2) / (2 V_2 r^2) = 4 / (2 pi 6) = 1 / (3 pi) with r^2 = d + 4 = 6
-    from refml import _kernels
+    from refml.density import kernels as _kernels
 
     assert math.isclose(math.exp(_kernels.log_normaliser("epanechnikov", 2)), 1 / (3 * math.pi),
                         rel_tol=1e-14)
@@ -227,7 +227,7 @@ def test_silverman_by_hand_and_with_sigma_squared(lib):
 def test_silverman_is_the_amise_optimum_for_gaussian_data():
     # Theorem 2.6 with K Gaussian and f = N(0, s^2): int f''^2 = 3 / (8 sqrt(pi) s^5), and
     # h* = (4/(3n))^(1/5) s: Silverman's rule at d = 1 with sigma (so H = h^2 ~ sigma^2).
-    from refml.density import kde_optimal_bandwidth
+    from refml.density.kde import kde_optimal_bandwidth
 
     for s, n in ((0.3, 50), (4.0, 10_000)):
         h_star = kde_optimal_bandwidth(n, 3 / (8 * math.sqrt(math.pi) * s ** 5))
@@ -235,7 +235,7 @@ def test_silverman_is_the_amise_optimum_for_gaussian_data():
 
 
 def test_histogram_optimal_bandwidth_minimises_the_amise():
-    from refml.density import histogram_amise, histogram_optimal_bandwidth
+    from refml.density.kde import histogram_amise, histogram_optimal_bandwidth
 
     n, roughness = 500, 7.3
     h_star = histogram_optimal_bandwidth(n, roughness)
@@ -284,7 +284,7 @@ def test_kde_input_validation(lib):
 
 
 def test_cv_bandwidth_takes_the_first_minimum_of_its_grid(lib):
-    from refml.density import CV_SCALES
+    from refml.density.kde import CV_SCALES
 
     data = column([0.1, 0.5, 0.55, 0.9, 1.4, 2.2, 2.3, 2.35, 3.0, 4.1])
     model = lib.KernelDensity(bandwidth="cv").fit(data)
@@ -381,7 +381,7 @@ def test_kernels_as_plain_python_give_the_same_values(monkeypatch):
     """The Numba kernels' Python bodies (what NUMBA_DISABLE_JIT=1 runs), against refml."""
     import refml
     import refml_fast
-    from refml_fast import _kernels
+    from refml_fast.density import kernels as _kernels
 
     for name, value in vars(_kernels).items():
         if hasattr(value, "py_func"):

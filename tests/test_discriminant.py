@@ -223,7 +223,7 @@ def test_lda_leaves_out_a_collinear_feature_with_a_warning(lib, X):
 def test_lda_leaves_out_constant_and_dependent_features_among_several(lib):
     """Three classes, five features: feature 1 constant, feature 3 = feature 0 - 2 feature 2.
     The fit equals LDA on features 0, 2, 4, float for float, zeros elsewhere."""
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     rng = Generator(11)
     X, y = [], []
@@ -319,7 +319,7 @@ def test_scores_on_threads_are_the_serial_scores():
     a large X, where it launches them when the cores are free."""
     import numpy as np
 
-    from refml_fast import discriminant as fast
+    from refml_fast.discriminant import analysis as fast
 
     rng = np.random.default_rng(5)
     X = rng.normal(size=(2 * fast.CHUNK + 77, 6))
@@ -352,7 +352,7 @@ def test_scores_on_threads_are_the_serial_scores():
 def test_kernels_run_as_plain_python_with_the_same_floats():
     import numpy as np
 
-    from refml_fast import discriminant as fast
+    from refml_fast.discriminant import analysis as fast
 
     def plain(kernel):  # the Python function under the kernel (itself with NUMBA_DISABLE_JIT)
         return getattr(kernel, "py_func", kernel)

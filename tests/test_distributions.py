@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from refml._random import Generator
+from refml.core.random import Generator
 from tests.helpers import as_list
 
 # Three points, two classes: the table of the examples below (sum 1).

@@ -9,8 +9,8 @@ import warnings
 
 import pytest
 
-from refml._random import Generator
-from refml.base import BaseEstimator
+from refml.core.base import BaseEstimator
+from refml.core.random import Generator
 from tests.helpers import as_list, compiled_and_plain, run_python
 
 

@@ -45,7 +45,7 @@ def arrays():
 def test_non_finite_tells_nan_and_infinity_apart_like_numpy():
     import numpy as np
 
-    from refml_fast._arrays import non_finite
+    from refml_fast.core.arrays import non_finite
 
     for X in arrays():
         has_nan, has_infinity = non_finite(np.ascontiguousarray(X))
@@ -62,7 +62,7 @@ def test_integer_labels_are_encoded_as_numpys_unique_encodes_them():
     O(n) and ranges too wide for it (and uint64 labels past int64), and bools."""
     import numpy as np
 
-    from refml_fast._arrays import encode_integer_labels
+    from refml_fast.core.arrays import encode_integer_labels
 
     rng = np.random.default_rng(12)
     dtypes = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
@@ -87,7 +87,7 @@ def test_integer_labels_are_encoded_as_numpys_unique_encodes_them():
 
 
 def test_largest_magnitude_is_the_plain_loops_maximum():
-    from refml_fast.least_squares import largest_magnitude
+    from refml_fast.linear.least_squares import largest_magnitude
 
     for X in arrays():
         assert largest_magnitude(X) == plain_largest(X)
@@ -98,7 +98,7 @@ def test_a_change_of_any_source_drops_every_cached_kernel(tmp_path):
     """Numba checks a cached kernel against its own file only; refml_fast drops its whole
     cache when the digest of the sources changes (a kernel inlines kernels of other
     modules), and keeps it while the digest is the same."""
-    from refml_fast import _config
+    from refml_fast.runtime import cache as _config
 
     ours = tmp_path / "refml_fast" / "__pycache__"
     theirs = tmp_path / "other" / "__pycache__"
@@ -118,7 +118,7 @@ def test_a_change_of_any_source_drops_every_cached_kernel(tmp_path):
 
 
 def test_the_sources_digest_changes_with_any_source_file(tmp_path):
-    from refml_fast import _config
+    from refml_fast.runtime import cache as _config
 
     fast, reference = tmp_path / "refml_fast", tmp_path / "refml"
     for folder in (fast, reference):
@@ -141,10 +141,16 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
     import numpy as np
 
     import refml_fast
-    from refml_fast import _kdtree, _kernel_rows, _kernels, _knn_rows, ensemble, neighbors, svm
-    from refml_fast import _logistic_binary as binary
-    from refml_fast import _logistic_hessian as hessian
-    from refml_fast import _logistic_multinomial as multinomial
+    from refml_fast.density import kernels as _kernels
+    from refml_fast.ensemble import committees as ensemble
+    from refml_fast.linear import logistic_binary as binary
+    from refml_fast.linear import logistic_hessian as hessian
+    from refml_fast.linear import logistic_multinomial as multinomial
+    from refml_fast.neighbors import kdtree as _kdtree
+    from refml_fast.neighbors import knn as neighbors
+    from refml_fast.neighbors import rows as _knn_rows
+    from refml_fast.svm import kernel_rows as _kernel_rows
+    from refml_fast.svm import svc as svm
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(700, 6))
@@ -199,8 +205,8 @@ def test_no_function_is_compiled_twice_under_different_options():
     import refml_fast
 
     owners = {}
-    for info in pkgutil.iter_modules(refml_fast.__path__):
-        module = importlib.import_module(f"refml_fast.{info.name}")
+    for info in pkgutil.walk_packages(refml_fast.__path__, "refml_fast."):
+        module = importlib.import_module(info.name)
         for name, value in vars(module).items():
             if isinstance(value, numba.core.registry.CPUDispatcher):
                 owners.setdefault(value.py_func, set()).add(id(value))
@@ -215,7 +221,7 @@ def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatc
     BUSY_FOR seconds.  The work is size x unit_seconds (the caller's threshold's seconds)."""
     import time
 
-    from refml_fast import _config
+    from refml_fast.runtime import threads as _config
 
     ran = []
 
@@ -253,7 +259,7 @@ def test_one_slow_empty_launch_then_a_quick_one_means_the_core_was_handed_over(m
     followed by a quick one takes the cores as free; two slow probes as busy."""
     import time
 
-    from refml_fast import _config
+    from refml_fast.runtime import threads as _config
 
     def probes(*seconds):
         queue = list(seconds)
@@ -281,7 +287,7 @@ def test_a_serial_run_of_large_work_compiles_the_parallel_twin(monkeypatch):
     import numba
     import numpy as np
 
-    from refml_fast import _config
+    from refml_fast.runtime import threads as _config
 
     def total(x):
         result = 0.0
@@ -313,7 +319,7 @@ def test_a_thread_outside_numbas_pool_holding_a_core_sends_launches_to_the_seria
     import numba
     import numpy as np
 
-    from refml_fast import _config
+    from refml_fast.runtime import threads as _config
 
     if _config.THREAD_ID is None or not os.path.isdir("/proc/self/task"):
         pytest.skip("needs Linux's /proc/self/task and gettid")
@@ -366,7 +372,7 @@ def test_a_thread_outside_numbas_pool_holding_a_core_sends_launches_to_the_seria
 @pytest.mark.fast
 def test_the_look_for_running_threads_is_skipped_in_a_process_of_many_threads(monkeypatch):
     """More than MAX_THREADS_READ threads: no thread's state is read, none is reported."""
-    from refml_fast import _config
+    from refml_fast.runtime import threads as _config
 
     if _config.THREAD_ID is None:
         pytest.skip("needs gettid")
@@ -387,7 +393,7 @@ def test_a_launch_far_slower_than_its_best_marks_the_cores_busy(monkeypatch):
     twin, and a launch of another size is not compared with it."""
     import time
 
-    from refml_fast import _config
+    from refml_fast.runtime import threads as _config
 
     monkeypatch.setattr(_config, "_FASTEST", {})
     monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
@@ -415,7 +421,7 @@ def test_threads_that_held_the_cores_during_a_launch_send_all_work_serial(monkey
 
     import numba
 
-    from refml_fast import _config
+    from refml_fast.runtime import threads as _config
 
     monkeypatch.setattr(_config, "_HELD_UNTIL", [0.0])
     monkeypatch.setattr(_config, "_BUSY_UNTIL", [0.0])
@@ -454,7 +460,7 @@ def test_foreign_run_seconds_reads_the_run_time_of_a_busy_thread():
     import threading
     import time
 
-    from refml_fast import _config
+    from refml_fast.runtime import threads as _config
 
     if not os.path.exists("/proc/self/task") or _config.THREAD_ID is None:
         pytest.skip("no /proc or gettid: nothing is read (the rule is then off)")
@@ -490,7 +496,7 @@ def test_openmp_is_numbas_first_threading_layer_unless_the_user_chose_one():
     first launch then runs on OpenMP's threads, each recorded in the pool."""
     from tests.helpers import run_python
 
-    code = ("import numba, refml_fast._config as c\n"
+    code = ("import numba, refml_fast.runtime.threads as c\n"
             "print(numba.config.THREADING_LAYER_PRIORITY)\n"
             "c.empty_launch()\n"
             "print(numba.threading_layer(), len(c._POOL) == numba.get_num_threads())\n")

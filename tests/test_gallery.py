@@ -17,14 +17,15 @@ def run(*args):
 
 
 @pytest.mark.plot
-def test_every_figure_renders_non_blank_with_an_index(tmp_path):
+def test_every_figure_renders_non_blank_with_an_index(tmp_path, lib):
+    """Drawn with refml, and with refml_fast as ``gallery --fast`` draws them (numpy arrays
+    where refml gives lists: classes_, predictions, probabilities)."""
     import matplotlib.image
     import numpy as np
 
-    import refml
     from refml import gallery
 
-    paths = gallery.write(str(tmp_path), refml, show=lambda line: None)
+    paths = gallery.write(str(tmp_path), lib, show=lambda line: None)
     figures = gallery.figures()
     assert len(paths) == len(figures) >= MIN_FIGURES
     index = (tmp_path / "index.md").read_text()
@@ -112,3 +113,48 @@ def test_fast_says_it_compiles_when_the_cache_is_cold():
     cold = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=dict(os.environ, REFML_NUMBA_CACHE="0"))
     assert cold.returncode == 0 and "compiling its Numba kernels" in cold.stdout
+
+
+def test_the_command_lines_tell_their_version():
+    import refml
+
+    for module in ("refml", "conformance"):
+        done = run("-m", module, "--version")
+        assert done.returncode == 0 and done.stdout.strip().endswith(refml.__version__), module
+
+
+def test_refml_alone_prints_its_help():
+    done = run("-m", "refml")
+    assert done.returncode == 0
+    assert "usage: python -m refml" in done.stdout and "tour" in done.stdout
+    assert "gallery" in done.stdout and done.stderr == ""
+
+
+def test_the_gallery_needs_a_directory(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "refml", "gallery"], capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert done.returncode == 2 and "gallery DIR" in done.stderr
+    assert not list(tmp_path.iterdir())          # nothing written into the current folder
+
+
+def test_a_closed_pipe_ends_the_tour_quietly():
+    """``python -m refml tour | head -3``: the reader goes away; no traceback follows."""
+    tour = subprocess.Popen([sys.executable, "-m", "refml", "tour"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    tour.stdout.readline()
+    tour.stdout.close()                               # as head does after its lines
+    _, error = tour.communicate(timeout=600)
+    assert b"Traceback" not in error and b"BrokenPipe" not in error, error
+    assert tour.returncode == 1
+
+
+@pytest.mark.fast
+def test_the_benchmark_runner_lists_its_workloads_and_refuses_unknown_ones():
+    listed = run("-m", "benchmarks.run", "--list")
+    assert listed.returncode == 0
+    names = [line.split()[0] for line in listed.stdout.splitlines()]
+    assert {"knn", "svm", "logreg", "tree"} <= set(names)
+    unknown = run("-m", "benchmarks.run", "nosuch")
+    assert unknown.returncode == 2 and "nosuch" in unknown.stderr
+    assert all(name in unknown.stderr for name in names)
+    assert "Traceback" not in unknown.stderr and "---" not in unknown.stdout

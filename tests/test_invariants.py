@@ -17,7 +17,7 @@ from tests.estimators import X3, Y3
 X1 = [[1.0], [2.0], [2.0], [1.0], [3.0], [1.0]]   # sum x^2 = 20, max x^2 = 9, n = 6
 
 
-@pytest.mark.filterwarnings("ignore::refml.base.ConvergenceWarning")
+@pytest.mark.filterwarnings("ignore::refml.core.base.ConvergenceWarning")
 @pytest.mark.parametrize("labels, gd_step, sgd_step", [
     ([0, 1, 0, 1, 1, 0], 1.0 / (0.25 * 20 / 6), 1.0 / (0.25 * 9)),
     ([0, 1, 2, 1, 2, 0], 1.0 / (0.5 * 20 / 6), 1.0 / (0.5 * 9)),
@@ -30,7 +30,7 @@ def test_default_steps_are_one_over_the_smoothness_bound(lib, labels, gd_step, s
     assert sgd.learning_rate_ == pytest.approx(sgd_step, rel=1e-15)
 
 
-@pytest.mark.filterwarnings("ignore::refml.base.ConvergenceWarning")
+@pytest.mark.filterwarnings("ignore::refml.core.base.ConvergenceWarning")
 def test_default_gd_step_never_increases_the_objective(lib):
     """With eta = 1/L every step of gradient descent decreases L(theta) (the descent lemma);
     a doubled step for K > 2 breaks this on these data."""
@@ -58,7 +58,7 @@ def test_split_midpoint_between_adjacent_floats(lib):
 
 @pytest.mark.parametrize("n, draws", [(3, 6000), (4, 24000)])
 def test_permutations_are_uniform(n, draws):
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     generator = Generator(12345)
     counts = {}
@@ -80,7 +80,7 @@ def test_permutations_are_uniform(n, draws):
 # SMO's working-set selection: the first maximal violator, the first best second index.
 
 def test_smo_first_index_ties_go_to_the_lowest_index():
-    from refml._smo import maximal_violation
+    from refml.svm.smo import maximal_violation
 
     # alpha = 0: every y = +1 point is in I_up with v = -y g = 1, every y = -1 point in
     # I_low with v = -1.  Four points tie for the maximum: the first, index 1, is chosen.
@@ -90,7 +90,7 @@ def test_smo_first_index_ties_go_to_the_lowest_index():
 
 
 def test_smo_second_index_ties_go_to_the_lowest_index():
-    from refml._smo import second_index
+    from refml.svm.smo import second_index
 
     # i = 0 (y = +1); candidates t = 1, 2, 3 (y = -1, alpha = 0: in I_low) with the same
     # gain b^2 / a (equal gradients, equal kernel distances): t = 1 is chosen.
@@ -109,7 +109,7 @@ def test_smo_second_index_ties_go_to_the_lowest_index():
 def test_fast_smo_scans_keep_the_same_tie_rule():
     import numpy as np
 
-    from refml_fast import _smo
+    from refml_fast.svm import smo as _smo
 
     y = np.array([-1.0, 1.0, 1.0, -1.0, 1.0])
     v = -y * np.array([-1.0] * 5)          # v = -y g, g = -1
@@ -173,8 +173,8 @@ def _closed_form_hessian(X, theta, n_classes, alpha):
 
 @pytest.mark.parametrize("n_classes", [2, 3, 4])
 def test_logistic_hessian_matches_its_closed_form(n_classes):
-    from refml._logistic_solvers import hessian
-    from refml._random import Generator
+    from refml.core.random import Generator
+    from refml.linear.logistic_solvers import hessian
 
     g = Generator(n_classes)
     X = [[g.normal() for _ in range(3)] for _ in range(20)]
@@ -194,8 +194,16 @@ def test_logistic_hessian_matches_its_closed_form(n_classes):
 def test_fast_logistic_hessians_match_the_closed_form(n_classes):
     import numpy as np
 
-    from refml._random import Generator
-    from refml_fast import _logistic_binary, _logistic_hessian, _logistic_kernels
+    from refml.core.random import Generator
+    from refml_fast.linear import (
+        logistic_binary as _logistic_binary,
+    )
+    from refml_fast.linear import (
+        logistic_hessian as _logistic_hessian,
+    )
+    from refml_fast.linear import (
+        logistic_kernels as _logistic_kernels,
+    )
 
     g = Generator(10 + n_classes)
     X = [[g.normal() for _ in range(3)] for _ in range(20)]
@@ -222,8 +230,8 @@ def test_fast_smo_keyed_scan_is_refmls_maximal_violation():
 
     import numpy as np
 
-    from refml import _smo as reference
-    from refml_fast import _smo
+    from refml.svm import smo as reference
+    from refml_fast.svm import smo as _smo
 
     rng = np.random.default_rng(5)
     specials = [0.0, -0.0, math.inf, -math.inf, math.nan, -math.nan, 1.5, -1.5]
@@ -258,8 +266,8 @@ def test_fast_smo_keyed_second_index_is_refmls_second_index():
 
     import numpy as np
 
-    from refml import _smo as reference
-    from refml_fast import _smo
+    from refml.svm import smo as reference
+    from refml_fast.svm import smo as _smo
 
     rng = np.random.default_rng(8)
     for trial in range(400):

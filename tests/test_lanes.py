@@ -22,7 +22,7 @@ def test_lanes_add_and_multiply_as_scalars_do():
     import numpy as np
     from numba import njit
 
-    from refml_fast._lanes import load, splat, store
+    from refml_fast.runtime.lanes import load, splat, store
 
     @njit
     def update(S, X, a, row, column):
@@ -53,7 +53,7 @@ def test_float32_lanes_fuse_within_one_rounding():
     import numpy as np
     from numba import njit
 
-    from refml_fast._lanes import fused, load, splat, store
+    from refml_fast.runtime.lanes import fused, load, splat, store
 
     @njit
     def step(S, W, x, row, column):
@@ -85,7 +85,7 @@ def test_lanes_subtract_round_to_float32_and_add_up():
     import numpy as np
     from numba import njit
 
-    from refml_fast._lanes import float32_values, lane, lane_sum, load, store_rounded
+    from refml_fast.runtime.lanes import float32_values, lane, lane_sum, load, store_rounded
 
     @njit
     def parts(A, B, narrow):
@@ -132,7 +132,7 @@ def test_transpose_gives_the_columns_of_eight_rows():
     import numpy as np
     from numba import njit
 
-    from refml_fast import _lanes
+    from refml_fast.runtime import lanes as _lanes
 
     def columns(A, out):
         rows = (_lanes.load(A, 0, 1), _lanes.load(A, 1, 1), _lanes.load(A, 2, 1),
@@ -162,7 +162,7 @@ def test_eight_distances_are_the_left_to_right_sums():
     of summation gives another float)."""
     import numpy as np
 
-    from refml_fast._distance_sums import eight_distances
+    from refml_fast.neighbors.distance_sums import eight_distances
 
     rng = np.random.default_rng(11)
     for d in (1, 7, 8, 9, 16, 23, 64, 101):
@@ -204,7 +204,7 @@ def test_widened_float32_lanes_and_the_bits_of_a_comparison():
     import numpy as np
     from numba import njit
 
-    from refml_fast import _lanes
+    from refml_fast.runtime import lanes as _lanes
 
     def bits_of(A, B, i, j):
         return _lanes.at_most_bits(_lanes.widened(A, i, j), _lanes.load(B, i, j))

@@ -1,5 +1,6 @@
-"""LeastSquaresClassifier (refml.least_squares / refml_fast.least_squares): a fit by hand,
-agreement with an independent solver, rank-deficient designs, the tie rule, exact parity."""
+"""LeastSquaresClassifier (refml.linear.least_squares / refml_fast.linear.least_squares): a fit
+by hand, agreement with an independent solver, rank-deficient designs, the tie rule, exact
+parity."""
 
 import math
 
@@ -164,7 +165,7 @@ def test_fast_gives_the_identical_coefficients():
 
     import refml
     import refml_fast
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     rng = Generator(11)
     for trial in range(60):

@@ -1,4 +1,5 @@
-"""Logistic regression (refml.logistic / refml_fast.logistic): sigma and the log-likelihood by
+"""Logistic regression (refml.linear.logistic / refml_fast.linear.logistic): sigma and the
+log-likelihood by
 hand, the three solvers against each other and against the score equations, multinomial with
 reference class 0, separable data, numeric extremes, the tie rule, exact parity."""
 
@@ -7,7 +8,7 @@ import warnings
 
 import pytest
 
-from refml.base import ConvergenceWarning
+from refml.core.base import ConvergenceWarning
 from tests.helpers import as_list, compiled_and_plain
 
 # Overlapping 1-D classes (x = 2 is class 1, x = 3 class 0): the MLE exists.
@@ -17,8 +18,8 @@ OVERLAP_Y = [0, 0, 1, 0, 1, 1]
 def _logistic_sample(seed, n):
     """n points with standard normal features (2 decimals) and labels drawn from the model
     P(Y = 1 | x) = sigma(x_1 - 0.5 x_2 + 0.2), and a 3-class labelling from noisy thresholds."""
-    from refml._random import Generator
-    from refml.logistic import sigmoid
+    from refml.core.random import Generator
+    from refml.linear.logistic import sigmoid
 
     rng = Generator(seed)
     X = [[round(rng.normal(), 2), round(rng.normal(), 2)] for _ in range(n)]
@@ -132,8 +133,7 @@ def test_newton_solves_the_score_equations(lib):
 
 @pytest.mark.parametrize("solver, params, tolerance", [
     ("lbfgs", {"tol": 1e-10}, 1e-8),
-    ("gd", {"tol": 1e-8}, 1e-6),
-    ("sgd", {"max_iter": 150, "random_state": 0}, 0.05),
+    ("gd", {"tol": 1e-8}, 1e-6), ("sgd", {"max_iter": 150, "random_state": 0}, 0.05),
 ])
 def test_lbfgs_gd_and_sgd_agree_with_newton(lib, solver, params, tolerance):
     newton = lib.LogisticRegression(tol=1e-12).fit(WELL_X, WELL_Y)
@@ -341,7 +341,7 @@ def test_fast_gives_the_identical_coefficients():
     import refml
     import refml_fast
     from conformance._parity import random_dataset
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     rng = Generator(21)
     for trial in range(24):
@@ -363,8 +363,8 @@ def test_fast_gives_the_identical_coefficients():
 def test_binary_probability_with_one_exp_matches_refml_on_special_scores():
     """The K = 2 kernel skips the exp(0) = 1 of refml's two exponentials; on zeros of both
     signs, under- and overflowing scores, infinities and NaN it still returns refml's floats."""
-    from refml import _logistic_solvers as solvers
-    from refml_fast import _logistic_binary as binary
+    from refml.linear import logistic_solvers as solvers
+    from refml_fast.linear import logistic_binary as binary
 
     for z in (0.0, -0.0, 5e-324, -5e-324, 1e-300, 0.7, -0.7, 36.0, -36.0, 709.0, -709.0,
               745.5, -745.5, 1e308, -1e308, math.inf, -math.inf, math.nan):
@@ -380,8 +380,8 @@ def test_binary_objective_eight_at_a_time_matches_refml_on_special_scores():
     the large ones infinite) the loss, gradient and Hessian weights are still refml's."""
     import numpy as np
 
-    from refml import _logistic_solvers as solvers
-    from refml_fast import _logistic_binary as binary
+    from refml.linear import logistic_solvers as solvers
+    from refml_fast.linear import logistic_binary as binary
 
     column = [0.0, -0.0, 5e-324, -5e-324, 1e-300, 0.7, -0.7, 36.0, -36.0, 709.0, -709.0,
               745.5, -745.5, 1e308, -1e308, 2.7, -2.8, 3.0]
@@ -405,12 +405,12 @@ def test_fast_kernels_repeat_refml_float_for_float():
     prediction scores against refml's dot, the Newton solve against refml's Cholesky."""
     import numpy as np
 
-    from refml import _linalg as linalg
-    from refml import _logistic_solvers as solvers
-    from refml_fast import _linalg as fast_linalg
-    from refml_fast import _logistic_binary as binary
-    from refml_fast import _logistic_hessian as hessian
-    from refml_fast import _logistic_kernels as kernels
+    from refml.core import linalg
+    from refml.linear import logistic_solvers as solvers
+    from refml_fast.core import linalg as fast_linalg
+    from refml_fast.linear import logistic_binary as binary
+    from refml_fast.linear import logistic_hessian as hessian
+    from refml_fast.linear import logistic_kernels as kernels
 
     rng = np.random.default_rng(3)
     # p = d + fit_intercept odd and even, below, at and above multiples of 8 (the Hessian
@@ -465,14 +465,14 @@ def test_fast_kernels_repeat_refml_float_for_float():
 
 @pytest.mark.fast
 def test_threaded_hessian_rows_cover_every_row_once():
-    """The row ranges given to the threads: starts at multiples of four (or p), increasing, from 0 to p, work
-    split evenly enough; on data large enough for the threaded path, the Hessian equals the
-    row-by-row kernel's."""
+    """The row ranges given to the threads: starts at multiples of four (or p), increasing, from
+    0 to p, work split evenly enough; on data large enough for the threaded path, the Hessian
+    equals the row-by-row kernel's."""
     import numpy as np
 
-    from refml_fast import _logistic_binary as binary
-    from refml_fast import _logistic_hessian as hessian
-    from refml_fast import _logistic_kernels as kernels
+    from refml_fast.linear import logistic_binary as binary
+    from refml_fast.linear import logistic_hessian as hessian
+    from refml_fast.linear import logistic_kernels as kernels
 
     for p in range(1, 70):
         for parts in range(1, 5):
@@ -506,7 +506,7 @@ def test_newton_step_reuses_the_objectives_weights_only_at_the_same_theta():
     import numpy as np
 
     import refml_fast
-    from refml import _logistic_solvers as solvers
+    from refml.linear import logistic_solvers as solvers
 
     rng = np.random.default_rng(11)
     X = rng.normal(size=(53, 4))
@@ -545,7 +545,7 @@ def test_a_fit_through_the_threaded_objective_is_refmls():
 
     import refml
     import refml_fast
-    from refml_fast import _logistic_binary as binary
+    from refml_fast.linear import logistic_binary as binary
 
     rng = np.random.default_rng(4)
     n = binary.PARALLEL_ENTRIES // 3 + 5
@@ -570,7 +570,7 @@ def test_the_multinomial_terms_shared_by_runs_give_the_blocks_sums(monkeypatch):
 
     import refml
     import refml_fast
-    from refml_fast import _logistic_multinomial as multinomial
+    from refml_fast.linear import logistic_multinomial as multinomial
 
     rng = np.random.default_rng(12)
     block = multinomial.SUM_BLOCK
@@ -593,7 +593,7 @@ def test_the_multinomial_terms_shared_by_runs_give_the_blocks_sums(monkeypatch):
                                       shared_losses, shared, residuals, np.empty(n), tasks)
             assert shared_losses.tobytes() == losses.tobytes(), (n, tasks)
             assert shared.tobytes() == gradients.tobytes(), (n, tasks)
-    from refml_fast import _config
+    from refml_fast.runtime import threads as _config
 
     calls = []
     original = multinomial.runs_parallel

@@ -6,19 +6,21 @@ import pytest
 
 
 @pytest.mark.fast
-@pytest.mark.parametrize("n, d, fit_intercept", [(4 * 2048 + 37, 5, True), (2 * 2048 + 3, 20, False),
+@pytest.mark.parametrize("n, d, fit_intercept", [(4 * 2048 + 37, 5, True),
+                                                 (2 * 2048 + 3, 20, False),
                                                  (3 * 2048, 1, True)])
 def test_the_hessian_over_blocks_is_refmls_on_every_path(n, d, fit_intercept):
     """Several blocks of SUM_BLOCK samples: one thread, rows on threads, blocks on threads,
     the general kernel and refml all give the same floats."""
     import numpy as np
 
-    from refml import _logistic_solvers as solvers
-    from refml_fast import _logistic_binary as binary
-    from refml_fast import _logistic_hessian as hessian
-    from refml_fast import _logistic_kernels as kernels
+    from refml.core import summation
+    from refml.linear import logistic_solvers as solvers
+    from refml_fast.linear import logistic_binary as binary
+    from refml_fast.linear import logistic_hessian as hessian
+    from refml_fast.linear import logistic_kernels as kernels
 
-    assert hessian.SUM_BLOCK == solvers.SUM_BLOCK == 2048
+    assert hessian.SUM_BLOCK == summation.SUM_BLOCK == 2048
     rng = np.random.default_rng(n)
     X = rng.normal(size=(n, d)) * rng.choice([0.5, 3.0], size=d)
     theta = rng.normal(size=d + fit_intercept)
@@ -53,9 +55,9 @@ def test_every_tile_width_and_run_of_samples_gives_refmls_hessian():
     a product fused with its sum changes the floats.  The oracle is refml's ``hessian``."""
     import numpy as np
 
-    from refml import _logistic_solvers as solvers
-    from refml_fast import _logistic_binary as binary
-    from refml_fast import _logistic_hessian as hessian
+    from refml.linear import logistic_solvers as solvers
+    from refml_fast.linear import logistic_binary as binary
+    from refml_fast.linear import logistic_hessian as hessian
 
     rng = np.random.default_rng(27)
     for p in range(1, 28):
@@ -82,14 +84,16 @@ def test_the_binary_objective_on_threads_gives_the_serial_floats(monkeypatch):
     shorter than the others and n mod 8 tails included), and refml's."""
     import numpy as np
 
-    from refml import _logistic_solvers as solvers
-    from refml_fast import _config
-    from refml_fast import _logistic_binary as binary
+    from refml.core import summation
+    from refml.linear import logistic_solvers as solvers
+    from refml_fast.linear import logistic_binary as binary
+    from refml_fast.runtime import threads as _config
 
     monkeypatch.setattr(_config, "SURE_SECONDS", 0.0)    # launch whenever the size allows
     rng = np.random.default_rng(9)
     block = binary.BINARY_SUM_BLOCK
-    assert block == solvers.sum_block(2) and solvers.sum_block(3) == solvers.SUM_BLOCK
+    assert block == summation.objective_block(2)
+    assert summation.objective_block(3) == summation.SUM_BLOCK
     for n, d in [(2 * block + 99, 3), (block + 1, 16), (3 * block, 2), (9, 5),
                  (9 * block + 13, 40)]:
         X = rng.normal(size=(n, d)) * rng.choice([1e-3, 1.0, 30.0])
@@ -118,10 +122,10 @@ def test_the_multinomial_objective_on_threads_gives_refmls_floats(monkeypatch):
     threads or not, refml's."""
     import numpy as np
 
-    from refml import _logistic_solvers as solvers
-    from refml_fast import _config
-    from refml_fast import _logistic_kernels as kernels
-    from refml_fast import _logistic_multinomial as multinomial
+    from refml.linear import logistic_solvers as solvers
+    from refml_fast.linear import logistic_kernels as kernels
+    from refml_fast.linear import logistic_multinomial as multinomial
+    from refml_fast.runtime import threads as _config
 
     monkeypatch.setattr(_config, "SURE_SECONDS", 0.0)
     rng = np.random.default_rng(12)

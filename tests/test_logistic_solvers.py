@@ -31,8 +31,8 @@ def test_auto_picks_lbfgs_for_more_than_two_classes(lib):
 
 def test_lbfgs_on_many_classes_reaches_the_score_equations(lib):
     """Ten classes: the solver for large Hessians meets max |grad| <= tol at its answer."""
-    from refml import _logistic_solvers as solvers
-    from refml._random import Generator
+    from refml.core.random import Generator
+    from refml.linear import logistic_solvers as solvers
 
     rng = Generator(5)
     X = [[rng.normal() for _ in range(3)] for _ in range(200)]
@@ -96,7 +96,7 @@ def test_preconditioned_lbfgs_is_lbfgs_in_the_symmetric_parametrisation():
     for steps phi in the sum-zero subspace that L-BFGS from phi = 0 stays in."""
     import random
 
-    from refml._logistic_solvers import class_coupling, lbfgs_direction
+    from refml.linear.logistic_solvers import class_coupling, lbfgs_direction
 
     rng = random.Random(7)
     K, p = 4, 3
@@ -138,7 +138,7 @@ def test_binary_lbfgs_steps_are_plain_lbfgs_steps():
     the start) bit for bit (the factors 2 and 1/2 are exact)."""
     import random
 
-    from refml._logistic_solvers import class_coupling, lbfgs_direction
+    from refml.linear.logistic_solvers import class_coupling, lbfgs_direction
 
     rng = random.Random(3)
     p = 5
@@ -159,8 +159,8 @@ def test_the_array_two_loop_recursion_is_refmls_float_for_float():
     """refml_fast's kernel against refml's list code, 0 to 10 pairs, 2 and 4 blocks."""
     import numpy as np
 
-    from refml._logistic_solvers import class_coupling, lbfgs_direction
-    from refml_fast import _lbfgs
+    from refml.linear.logistic_solvers import class_coupling, lbfgs_direction
+    from refml_fast.linear import lbfgs as _lbfgs
 
     rng = np.random.default_rng(11)
     for n_free, p in ((1, 7), (3, 5)):

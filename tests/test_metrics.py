@@ -1,4 +1,4 @@
-"""accuracy_score and bias_variance_decomposition (refml.metrics), values by hand.
+"""accuracy_score and bias_variance_decomposition (refml.core.metrics), values by hand.
 
 Floats: math.isclose with rel_tol 1e-12 (every value below is a short sum of exact binary
 fractions).

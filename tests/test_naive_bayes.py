@@ -1,4 +1,4 @@
-"""Kernel density classifier, naive Bayes and GaussianNB (refml.naive_bayes).
+"""Kernel density classifier, naive Bayes and GaussianNB (refml.density.naive_bayes).
 
 Expected values are computed here from the lecture's formulas (priors n_k / n times a
 density, normalised), never by the code under test.  Labels: exact; floats: math.isclose
@@ -215,7 +215,8 @@ def test_kernels_as_plain_python_give_the_same_predictions(monkeypatch):
     """The Numba kernels' Python bodies (what NUMBA_DISABLE_JIT=1 runs), against refml."""
     import refml
     import refml_fast
-    from refml_fast import _kernels, naive_bayes
+    from refml_fast.density import kernels as _kernels
+    from refml_fast.density import naive_bayes
 
     for module in (_kernels, naive_bayes):
         for name, value in vars(module).items():

@@ -197,7 +197,7 @@ def test_fast_matches_reference_across_tiles_and_groups(metric):
     the group of four, on an integer grid full of exact distance ties."""
     import refml
     import refml_fast
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     rng = Generator(12345)
     X = [[float(rng.randbelow(5)), float(rng.randbelow(4)), float(rng.randbelow(3))]
@@ -348,7 +348,7 @@ def test_auto_picks_the_kd_tree_from_7_to_10_features_when_the_rows_are_many():
     import numpy as np
 
     import refml_fast
-    from refml_fast._kdtree import TREE_FROM_ROWS, search_method
+    from refml_fast.neighbors.kdtree import TREE_FROM_ROWS, search_method
 
     assert sorted(TREE_FROM_ROWS) == [7, 8, 9, 10]
     for d, least in TREE_FROM_ROWS.items():
@@ -397,7 +397,8 @@ def test_a_tree_grown_on_threads_is_a_valid_tree_with_the_same_answers(monkeypat
     import numpy as np
 
     import refml_fast
-    from refml_fast import _config, _kdtree
+    from refml_fast.neighbors import kdtree as _kdtree
+    from refml_fast.runtime import threads as _config
 
     monkeypatch.setattr(_kdtree, "PARALLEL_BUILD", 500)
     monkeypatch.setattr(_config, "SURE_SECONDS", 0.0)     # launch whatever the size
@@ -485,7 +486,7 @@ def test_the_sorted_list_and_the_heap_keep_the_k_first_pairs():
     at the end) both hold the k first pairs by (key, index), in that order."""
     import numpy as np
 
-    from refml_fast._heap import insert_sorted, offer, sort_heap
+    from refml_fast.runtime.heap import insert_sorted, offer, sort_heap
 
     rng = np.random.default_rng(23)
     for trial in range(400):
@@ -512,7 +513,7 @@ def test_keep_smallest_selects_the_k_smallest_with_ties():
     subnormals) and by the quickselect it falls back on (an infinity)."""
     import numpy as np
 
-    from refml_fast._kth_smallest import keep_smallest, kth_by_halving
+    from refml_fast.neighbors.kth_smallest import keep_smallest, kth_by_halving
 
     rng = np.random.default_rng(5)
     halved = 0
@@ -553,7 +554,7 @@ def test_the_first_tiles_bound_holds_k_rows_at_or_below_it():
     at most 1.5 k + 4 values through where they are distinct."""
     import numpy as np
 
-    from refml_fast._kth_smallest import first_tile_bound
+    from refml_fast.neighbors.kth_smallest import first_tile_bound
 
     rng = np.random.default_rng(8)
     for trial in range(200):
@@ -597,7 +598,7 @@ def test_the_brute_search_claimed_on_any_number_of_slots_gives_the_serial_answer
 
     import refml
     import refml_fast
-    import refml_fast.neighbors as fast_neighbors
+    import refml_fast.neighbors.knn as fast_neighbors
 
     rng = np.random.default_rng(29)
     X = np.round(rng.normal(size=(1500, 30)), 1)
@@ -641,7 +642,7 @@ def test_the_search_time_model_grows_with_every_part_of_the_work():
     metric's exact sums cost d^2 more a candidate; a k = 50 search of 233 queries over
     2,333 rows at d = 32 (2.4 ms measured on one core) is worth a launch, a k = 1 search of
     50 queries over 500 rows at d = 2 is not."""
-    from refml_fast.neighbors import PAIRS_SECONDS, search_seconds
+    from refml_fast.neighbors.knn import PAIRS_SECONDS, search_seconds
 
     base = search_seconds(100, 1_000, 10, 5, False)
     assert search_seconds(300, 1_000, 10, 5, False) == pytest.approx(3 * base)

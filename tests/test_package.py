@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from refml._names import PUBLIC_NAMES
+from refml.core.names import PUBLIC_NAMES
 
 # Every chapter of docs/design.md section 6: each public name must exist in both packages.
 LANDED = list(PUBLIC_NAMES)

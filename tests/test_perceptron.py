@@ -75,7 +75,7 @@ def test_random_order_updates_only_on_mistakes_and_is_reproducible(lib):
 
 
 def test_random_order_draws_uniformly_from_the_shared_stream(lib):
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     counts = [0, 0, 0]
     for seed in range(300):
@@ -151,7 +151,7 @@ def test_non_separable_data_warns_and_leaves_a_usable_model(lib, order, schedule
 
 def noisy_line(n, seed):
     """n points of x uniform on [-1, 1], label 1 when x + noise > 0: overlapping classes."""
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     rng = Generator(seed)
     X = [[2.0 * rng.random() - 1.0, 2.0 * rng.random() - 1.0] for _ in range(n)]
@@ -317,7 +317,7 @@ def test_fast_gives_the_identical_coefficients_and_trajectory():
     import refml
     import refml_fast
     from conformance._parity import random_dataset
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     for seed in range(15):
         X, y, X_query = random_dataset(Generator(seed), binary=True)
@@ -350,7 +350,7 @@ def test_fast_mistakes_decided_in_lanes_or_in_refmls_order_give_the_same_floats(
     refml's float too.  Every update and the counts must match refml's."""
     import refml
     import refml_fast
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     g = Generator(len(kind))
     n, d = (65_536, 16) if kind == "large" else (300, 6)
@@ -405,7 +405,7 @@ def test_perceptron_criterion_sums_the_distances_of_the_mistakes(lib):
 def test_uniform_order_draws_from_all_points_and_updates_only_on_mistakes(lib):
     """[MATH412]'s decreasing-step perceptron: i uniform among all n points (SplitMix64),
     an update only when i is a mistake, gamma_t = C / t with t counting draws."""
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     X, y = [[1.0], [2.0], [-1.0], [-3.0]], [1, 1, 0, 0]
     model = lib.Perceptron(order="uniform", schedule="decreasing", fit_intercept=False,

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from refml._random import Generator, check_random_state
+from refml.core.random import Generator, check_random_state
 
 # SplitMix64 from seed 0: the first outputs published with the algorithm's reference code
 # (Vigna's splitmix64.c), written here as literals, not computed by the code under test.
@@ -76,7 +76,7 @@ def test_check_random_state():
 
 @pytest.mark.fast
 def test_fast_kernels_draw_the_identical_stream():
-    from refml_fast import _random as fast
+    from refml_fast.core import random as fast
 
     reference = Generator(123456789)
     state = fast.state_array(Generator(123456789))

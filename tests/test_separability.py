@@ -1,7 +1,7 @@
-"""Linear separability by LP (refml.separability / refml_fast.separability): small data sets
-whose answer is known by geometry, degenerate and near-degenerate cases, random instances
-separable or not by construction, the returned separator, input checks, and the fast path's
-exact certification and fallback."""
+"""Linear separability by LP (refml.linear.separability / refml_fast.linear.separability): small
+data sets whose answer is known by geometry, degenerate and near-degenerate cases, random
+instances separable or not by construction, the returned separator, input checks, and the fast
+path's exact certification and fallback."""
 
 import random
 from fractions import Fraction
@@ -149,7 +149,7 @@ def test_fast_returns_numpy_and_matches_refml_on_the_vertex():
                                             (TOUCH_X, TOUCH_Y, False)])
 def test_fast_falls_back_to_the_exact_lp_when_the_floats_give_no_proof(monkeypatch, X, y,
                                                                        expected):
-    import refml_fast.separability as fast
+    import refml_fast.linear.separability as fast
 
     calls = []
 
@@ -168,7 +168,7 @@ def test_fast_falls_back_to_the_exact_lp_when_the_floats_give_no_proof(monkeypat
 def test_fast_proofs_check_their_claims():
     import numpy as np
 
-    import refml_fast.separability as fast
+    import refml_fast.linear.separability as fast
 
     # XOR rows y_i x~_i; the basis {lambda_0, lambda_1, lambda_2} proves non-separability:
     # 1/4 of each point balances (the hulls meet at the centre); a basis of artificials

@@ -1,6 +1,6 @@
-"""projected_sgd (refml.sgd / refml_fast.sgd): [MATH412]'s Algorithm 1 traced by hand, the
-projection, the averaging, the seed, the rate theorem on a linear objective (and the slip in
-its printed assumption)."""
+"""projected_sgd (refml.linear.sgd / refml_fast.linear.sgd): [MATH412]'s Algorithm 1 traced by
+hand, the projection, the averaging, the seed, the rate theorem on a linear objective (and the
+slip in its printed assumption)."""
 
 import math
 

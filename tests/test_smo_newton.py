@@ -1,5 +1,5 @@
-"""SMO's Newton step on the free multipliers (refml/_smo_newton.py, ``newton_step`` in
-refml/_smo.py): what one step does to the dual, that it shortens SMO's last phase, and that
+"""SMO's Newton step on the free multipliers (refml/svm/smo_newton.py, ``newton_step`` in
+refml/svm/smo.py): what one step does to the dual, that it shortens SMO's last phase, and that
 refml_fast takes exactly the same steps."""
 
 import math
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from refml import _smo
+from refml.svm import smo as _smo
 from tests.test_smo_shrinking import overlapping
 
 
@@ -146,7 +146,7 @@ def test_refml_fast_takes_the_same_newton_steps(monkeypatch, kernel, C, n, d, se
 
     import refml
     import refml_fast
-    from refml_fast import _kernel_rows
+    from refml_fast.svm import kernel_rows as _kernel_rows
 
     X, y = overlapping(n, seed, d)
     if C == math.inf:   # separable through a hyperplane, with a random margin
@@ -197,7 +197,7 @@ def test_compacted_rows_are_the_cached_rows_at_the_active_points():
     copies are kept depends on the number of points."""
     import numpy as np
 
-    from refml_fast import _smo
+    from refml_fast.svm import smo as _smo
 
     cache = np.arange(40.0).reshape(4, 10)            # row s of "K" in slot s
     active = np.array([1, 4, 5, 9], dtype=np.int64)

@@ -1,4 +1,4 @@
-"""SMO's shrinking (refml/_smo.py): points leave the active set and come back, the gradient
+"""SMO's shrinking (refml/svm/smo.py): points leave the active set and come back, the gradient
 rebuilt for them is the gradient by definition, the stopping rule holds on every point, and
 refml_fast takes exactly the same steps (issue 12)."""
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from refml import _smo
+from refml.svm import smo as _smo
 from tests.helpers import compiled_and_plain
 
 
@@ -111,7 +111,7 @@ def test_a_tiny_row_cache_changes_nothing(monkeypatch):
 
     import refml
     import refml_fast
-    from refml_fast import _kernel_rows
+    from refml_fast.svm import kernel_rows as _kernel_rows
 
     X, y = overlapping(400, seed=11)
     monkeypatch.setattr(_kernel_rows, "CACHE_BYTES", 3 * 400 * 8)
@@ -130,7 +130,7 @@ def test_panels_hold_x_transposed():
     features, and the features and rows left over)."""
     import numpy as np
 
-    from refml_fast import _kernel_rows
+    from refml_fast.svm import kernel_rows as _kernel_rows
 
     rng = np.random.default_rng(43)
     for n, d in ((1, 1), (7, 3), (8, 8), (64, 16), (301, 17), (1162, 81), (5003, 41)):
@@ -154,7 +154,8 @@ def test_a_row_from_panels_is_the_full_rows_floats(kernel):
     active points leaves the other columns as they were."""
     import numpy as np
 
-    from refml_fast import _gram, _kernel_rows
+    from refml_fast.svm import gram as _gram
+    from refml_fast.svm import kernel_rows as _kernel_rows
 
     rng = np.random.default_rng(41)
     code = _gram.KERNEL_CODES[kernel]
@@ -184,7 +185,8 @@ def test_a_long_row_on_the_threads_is_the_full_rows_floats():
     the same floats as refml's ``kernel_value``, complete and at the active points."""
     import numpy as np
 
-    from refml_fast import _gram, _kernel_rows
+    from refml_fast.svm import gram as _gram
+    from refml_fast.svm import kernel_rows as _kernel_rows
 
     rng = np.random.default_rng(42)
     n, d = 5003, 41
@@ -213,7 +215,7 @@ def test_panels_are_x_transposed_with_zero_padding():
     the blocks and panel counts that leave panels empty."""
     import numpy as np
 
-    from refml_fast import _kernel_rows
+    from refml_fast.svm import kernel_rows as _kernel_rows
 
     rng = np.random.default_rng(43)
     for n, d in [(1, 1), (7, 9), (8, 8), (9, 16), (13, 5), (17, 1), (64, 23), (301, 40),
@@ -240,14 +242,14 @@ def test_panels_are_x_transposed_with_zero_padding():
 def test_scores_in_lanes_are_refmls_sums(kernel):
     """``_gram.raw_scores`` adds eight rows' scores at once in the lanes of a vector and
     four support vectors' kernel sums at a time: each row's score is refml's
-    ``sum_s a_s K(x_s, x)`` (``refml._smo.kernel_value``, support vectors in order) bit for
+    ``sum_s a_s K(x_s, x)`` (``refml.svm.smo.kernel_value``, support vectors in order) bit for
     bit, for numbers of rows that leave the last vector partly empty, numbers of support
     vectors around the groups of four, scales from 1e-3 to 1e3 and a row of 1e200 (poly's
     cubes overflow to inf and meet -inf: NaN; rbf's exp(-inf) = 0), and the threads' twin
     the same."""
     import numpy as np
 
-    from refml_fast import _gram
+    from refml_fast.svm import gram as _gram
 
     rng = np.random.default_rng(44)
     code = _gram.KERNEL_CODES[kernel]

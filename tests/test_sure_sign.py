@@ -34,7 +34,7 @@ def test_a_sure_sign_is_the_sign_of_refmls_sum():
 
     import numpy as np
 
-    from refml_fast._sure_sign import lane_dot, sign_bound, sure
+    from refml_fast.runtime.sure_sign import lane_dot, sign_bound, sure
 
     rng = random.Random(5)
     checked = differ = sure_count = 0
@@ -67,7 +67,7 @@ def test_most_rows_of_ordinary_data_are_decided_in_lanes():
     """The lanes' path is the common one: Gaussian rows and weights, 99% decided there."""
     import numpy as np
 
-    from refml_fast._sure_sign import lane_dot, sign_bound, sure
+    from refml_fast.runtime.sure_sign import lane_dot, sign_bound, sure
 
     rng = np.random.default_rng(3)
     for d in (1, 7, 8, 50, 301):
@@ -85,7 +85,7 @@ def test_where_the_lanes_leave_a_remainder_and_refml_zero_nothing_is_sure():
     themselves and keep them.  Not sure, so refml's path decides."""
     import numpy as np
 
-    from refml_fast._sure_sign import lane_dot, sign_bound, sure
+    from refml_fast.runtime.sure_sign import lane_dot, sign_bound, sure
 
     for d in (9, 17, 41, 201):
         x = [1.0] + [2.0 ** -53] * (d - 2) + [-1.0]

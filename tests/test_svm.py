@@ -204,7 +204,7 @@ def test_kernels_separate_xor_with_the_hard_margin(lib, kernel, options):
 
 
 def test_kernel_values_and_gamma_scale():
-    from refml import _smo
+    from refml.svm import smo as _smo
 
     assert _smo.kernel_value("rbf", [1.0, 2.0], [0.0, 0.0], 0.5, 3, 0.0) == math.exp(-2.5)
     assert _smo.kernel_value("poly", [1.0, 2.0], [3.0, 1.0], 0.5, 3, 1.0) == 3.5 ** 3
@@ -348,7 +348,7 @@ def test_mistake_bound_without_theta_is_the_max_margin_bound(lib):
 def test_fast_row_cache_evictions_change_nothing(monkeypatch, slots):
     import refml
     import refml_fast
-    from refml_fast import _kernel_rows
+    from refml_fast.svm import kernel_rows as _kernel_rows
 
     X, y = random_problem(21, n=60, d=3)
     monkeypatch.setattr(_kernel_rows, "CACHE_BYTES", 8 * 60 * slots)      # room for `slots` rows
@@ -417,7 +417,7 @@ def test_hard_margin_is_exact_kkt_point(lib, kernel):
     """C = inf: SMO's support set, then the KKT equalities solved exactly: every functional
     margin >= 1 - 1e-9, = 1 on the support vectors, alpha >= 0 with sum alpha_i y_i = 0
     (the optimality conditions of the hard margin, so the lecture's hyperplane itself)."""
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     rng = Generator(17)
     for _ in range(6):
@@ -466,7 +466,7 @@ def test_a_fit_reuses_the_cache_mapping_an_earlier_fit_gave_back(monkeypatch):
     import numpy as np
 
     import refml_fast
-    from refml_fast import _kernel_rows
+    from refml_fast.svm import kernel_rows as _kernel_rows
 
     if not hasattr(mmap, "MADV_FREE"):
         pytest.skip("no MADV_FREE on this platform: no spare mapping is kept")

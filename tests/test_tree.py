@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from refml._random import Generator
-from refml._tree_split import Tree
+from refml.core.random import Generator
+from refml.tree.split import Tree
 from tests.helpers import as_list, compiled_and_plain
 
 # One feature, two classes: the only boundary worth taking is between 1 and 2 (t = 1.5).
@@ -290,7 +290,7 @@ def test_both_packages_build_identical_trees(params):
 def test_kernels_run_as_plain_python_with_the_same_result():
     """NUMBA_DISABLE_JIT=1 runs the kernel bodies as Python (coverage, docs/style.md rule 8)."""
     code = ("import refml_fast\n"
-            "from refml._random import Generator\n"
+            "from refml.core.random import Generator\n"
             "from tests.test_tree import random_data, tree_lists\n"
             "X, y = random_data(Generator(4), 40, 3, 3)\n"
             "for criterion in ('gini', 'entropy'):\n"
@@ -315,7 +315,7 @@ def test_the_presort_orders_kept_rows_by_value_then_index():
     (value, index) order, equal values (-0.0 == 0.0 included) sharing a rank."""
     import numpy as np
 
-    from refml_fast.tree import presort
+    from refml_fast.tree.classifier import presort
 
     rng = np.random.default_rng(8)
     X = rng.integers(-3, 4, size=(500, 3)).astype(float)
@@ -337,7 +337,7 @@ def test_ranks_split_runs_that_share_a_high_half():
     halves, equal values share a rank, and the presort keeps only the kept rows."""
     import numpy as np
 
-    from refml_fast.tree import all_ranks, presort
+    from refml_fast.tree.classifier import all_ranks, presort
 
     rng = np.random.default_rng(3)
     n = 3_000

@@ -1,4 +1,4 @@
-"""refml_fast's two ways of growing a tree (refml_fast/_tree_grow.py) and its O(1) Gini scan:
+"""refml_fast's two ways of growing a tree (refml_fast/tree/grow.py) and its O(1) Gini scan:
 each must give the tree refml gives.  Sorting at every node and partitioning presorted
 segments are forced in turn on the same data; the linear sort is checked against numpy's
 lexsort; the whole-number Gini scan against the general one; extreme weights against
@@ -32,7 +32,7 @@ def test_sorting_at_nodes_grows_the_tree_presorted_segments_grow(monkeypatch, cr
     import numpy as np
 
     import refml_fast
-    import refml_fast.tree as fast_tree
+    import refml_fast.tree.classifier as fast_tree
 
     rng = np.random.default_rng(0)
     for X, y in data_sets():
@@ -52,7 +52,7 @@ def test_sorting_at_nodes_grows_the_tree_presorted_segments_grow(monkeypatch, cr
 def test_the_forest_sorts_at_nodes_and_its_members_are_refmls_trees():
     import refml
     import refml_fast
-    from refml_fast.tree import sorts_at_nodes
+    from refml_fast.tree.classifier import sorts_at_nodes
 
     assert sorts_at_nodes(40, 6, 700) and not sorts_at_nodes(40, 40, 700)
     X, y = data_sets()[0]
@@ -72,7 +72,7 @@ def test_the_forest_sorts_at_nodes_and_its_members_are_refmls_trees():
 def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
     import numpy as np
 
-    from refml_fast._tree_grow import MAX_BUCKETS, order_by_rank
+    from refml_fast.tree.grow import MAX_BUCKETS, order_by_rank
 
     rng = np.random.default_rng(m + span)
     n = 2 * m + 5
@@ -90,7 +90,7 @@ def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
 def test_the_whole_number_gini_scan_gives_the_general_scans_costs_bit_for_bit():
     import numpy as np
 
-    from refml_fast._tree_kernels import GINI, scan_feature, scan_whole_gini
+    from refml_fast.tree.kernels import GINI, scan_feature, scan_whole_gini
 
     rng = np.random.default_rng(11)
     for trial in range(40):

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from refml._random import Generator
+from refml.core.random import Generator
 from tests.helpers import as_list
 from tests.test_tree import STEPS_X, STEPS_Y, TWIN_X, TWIN_Y, XOR_X, XOR_Y, random_data, tree_lists
 

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from refml import _validation as validation
+from refml.core import validation
 
 # Inputs that must be rejected, with the exception and the words of its message.
 BAD_X = [
@@ -41,7 +41,7 @@ def test_as_matrix_rejects(case):
 @pytest.mark.fast
 @pytest.mark.parametrize("case", BAD_X, ids=[c[0] for c in BAD_X])
 def test_fast_converter_rejects_lists_identically(case):
-    from refml_fast import _arrays
+    from refml_fast.core import arrays as _arrays
 
     _, X, exception, words = case
     with pytest.raises(exception) as reference:
@@ -58,7 +58,7 @@ def test_fast_converter_rejects_lists_identically(case):
 def test_fast_converter_rejects_numeric_arrays_identically(case):
     import numpy as np
 
-    from refml_fast import _arrays
+    from refml_fast.core import arrays as _arrays
 
     _, X, exception, words = case
     array = np.array(X, dtype=np.float64)
@@ -73,7 +73,7 @@ def test_fast_converter_rejects_numeric_arrays_identically(case):
 def test_fast_converter_complex_array_is_refused_as_scikit_learn_words_it():
     import numpy as np
 
-    from refml_fast import _arrays
+    from refml_fast.core import arrays as _arrays
 
     with pytest.raises(ValueError, match="Complex data not supported"):
         _arrays.as_matrix(np.array([[1 + 1j]]))
@@ -118,7 +118,7 @@ def test_lists_of_numpy_rows_and_scalars_are_ordinary_data():
 def test_fast_converter_leaves_arrays_untouched():
     import numpy as np
 
-    from refml_fast import _arrays
+    from refml_fast.core import arrays as _arrays
 
     X = np.asfortranarray(np.arange(6, dtype=np.int32).reshape(3, 2))
     before = X.copy()

@@ -1,10 +1,10 @@
 """Workload ``qda`` (docs/design.md section 8): QuadraticDiscriminantAnalysis fit + predict,
 100,000 x 50, 5 classes.
 
-Data: five Gaussian classes, each with its own random mean and random covariance (the QDA
-model, covariances A A' + I/2: well conditioned), labels 0..4 as an int64 array.  Both estimators use the per-class maximum-likelihood
-covariances S_k / n_k (scikit-learn 1.9 does too) and no regularisation.
-"""
+Data: five Gaussian classes, each with its own random mean and random covariance (the QDA model,
+covariances A A' + I/2: well conditioned), labels 0..4 as an int64 array. Both estimators use
+the per-class maximum-likelihood covariances S_k / n_k (scikit-learn 1.9 does too) and no
+regularisation."""
 
 import numpy as np
 

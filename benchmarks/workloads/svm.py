@@ -9,7 +9,7 @@ Labels 0/1 as an int64 array.
 scikit-learn baseline: ``SVC(kernel="linear", C=1)`` (LIBSVM: SMO with the same
 second-order working-set rule and the same stopping rule and tol = 1e-3, plus shrinking
 and a 200 MB kernel cache).  refml_fast: ``SVC(C=1.0)`` (same rule, same tol; its own row
-cache, and exact active-set scans instead of shrinking, see refml_fast/_smo.py).  Both solve
+cache, and exact active-set scans instead of shrinking, see refml_fast/svm/smo.py).  Both solve
 the same dual to the same tolerance, so their predictions agree on all but a few points
 within tol of the boundary.
 """

@@ -100,7 +100,8 @@ def boundary(ax, model, xlim, ylim, colour, label, steps=90, style="-"):
     """Draw the boundary of a two-class ``model`` (where its prediction changes)."""
     xs, ys, points = grid(xlim, ylim, steps)
     predicted = list(model.predict(points))
-    classes = list(getattr(model, "classes_", None) or sorted(set(predicted)))
+    fitted = getattr(model, "classes_", None)
+    classes = list(fitted) if fitted is not None else sorted(set(predicted))
     codes = [classes.index(label_) for label_ in predicted]
     ax.contour(xs, ys, as_rows(codes, steps), levels=[0.5], colors=[colour],
                linestyles=[style], linewidths=2)

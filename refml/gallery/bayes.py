@@ -2,7 +2,7 @@
 
 import math
 
-from . import TALL, Figure, boundary, finish, grid, regions, scatter
+from refml.gallery import TALL, Figure, boundary, finish, grid, regions, scatter
 
 LIMITS = (0.0, 8.0)
 
@@ -105,5 +105,5 @@ FIGURES = [
            "Each loss as a function of the margin m = y f(x): the perceptron, hinge (SVM), "
            "logistic and square losses replace the non-convex 0-1 loss; all but the "
            "perceptron's bound it from above (logistic in base 2).  [MATH412] 'loss "
-           "comparison', [NN-notes] surrogate losses; refml.losses.", losses),
+           "comparison', [NN-notes] surrogate losses; refml.bayes.losses.", losses),
 ]

@@ -1,10 +1,9 @@
 """Gallery: the histogram and the KDE with their cross-validation curves, and the
 density-based classifiers."""
 
-from refml._random import Generator
+from refml.core.random import Generator
+from refml.gallery import COLOURS, WIDE, Figure, finish, regions, scatter
 from refml.tour.densities import MIXTURE, N, _normal
-
-from . import COLOURS, WIDE, Figure, finish, regions, scatter
 
 POINTS = [i / 400 for i in range(401)]
 
@@ -125,5 +124,5 @@ FIGURES = [
            "classifier estimates each class's joint density; naive Bayes multiplies "
            "one-dimensional marginals, as if the features were independent within a class, "
            "which bends its boundary the wrong way here.  [Yan] kernel density and naive "
-           "Bayes classifiers; refml.density, refml.naive_bayes.", density_classifiers),
+           "Bayes classifiers; refml.density, refml.density.naive_bayes.", density_classifiers),
 ]

@@ -3,11 +3,10 @@ Gaussian pictures."""
 
 import warnings
 
-from refml._random import Generator
+from refml.core.random import Generator
+from refml.gallery import COLOURS, WIDE, Figure, boundary, finish, scatter
 from refml.tour.gaussian_pictures import CASES, classifiers
 from refml.tour.perceptron import THETA_STAR, separable_points
-
-from . import COLOURS, WIDE, Figure, boundary, finish, scatter
 
 
 def _line(ax, theta, **style):
@@ -44,7 +43,8 @@ def perceptron(plt, lib):
         X, y = separable_points(200, gap, Generator(7))
         bounds.append(lib.mistake_bound(X, y, THETA_STAR, fit_intercept=True))
         for order in made:
-            made[order].append(lib.Perceptron(order=order, tol=None, random_state=0).fit(X, y).n_mistakes_)
+            model = lib.Perceptron(order=order, tol=None, random_state=0).fit(X, y)
+            made[order].append(model.n_mistakes_)
     right.loglog(gaps, bounds, "o-", color="black", linewidth=2,
                  label=r"bound $R^2/\delta^2$ (Theorem 2.3)")
     for (order, counts), colour in zip(made.items(), COLOURS):
@@ -97,6 +97,7 @@ FIGURES = [
            "least squares find nearly the same one; with equal means no line separates, and "
            "only QDA and 1-NN bend around the inner class.  R* is the Bayes risk "
            "(closed form, or Monte Carlo).  [IML-L5] section 4, [Yan] LDA/QDA; "
-           "refml.discriminant, refml.logistic, refml.least_squares, refml.neighbors.",
+           "refml.discriminant, refml.linear.logistic, refml.linear.least_squares, "
+           "refml.neighbors.",
            gaussian_cases),
 ]

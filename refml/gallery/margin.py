@@ -1,8 +1,7 @@
 """Gallery: the hard- and soft-margin SVM, its margins and support vectors."""
 
-from refml._random import Generator
-
-from . import COLOURS, Figure, finish, grid, scatter
+from refml.core.random import Generator
+from refml.gallery import COLOURS, Figure, finish, grid, scatter
 
 LIMITS = (-1.1, 1.1)
 

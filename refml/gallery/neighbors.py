@@ -1,9 +1,8 @@
 """Gallery: the 1-NN risk against the Bayes risk as n grows (Cover and Hart)."""
 
-from refml._random import Generator
+from refml.core.random import Generator
+from refml.gallery import COLOURS, Figure, finish
 from refml.tour.nearest_neighbors import asymptotic_nn_risk, two_class_sample, wavy_distribution
-
-from . import COLOURS, Figure, finish
 
 SIZES = (10, 20, 40, 80, 160, 320, 640, 1280, 2560)
 REPEATS = 8
@@ -44,5 +43,5 @@ FIGURES = [
            "exact risk of 1-NN falls as the sample covers the support and settles at "
            "R_inf = E[1 - sum_k P(k | X)^2], between the Bayes risk R* and 2R*(1 - R*) "
            "(Cover and Hart).  [IML-L5] section 5.3; refml.neighbors.KNeighborsClassifier, "
-           "refml.distributions.FiniteDistribution, refml.metrics.risk.", nn_risk),
+           "refml.bayes.distributions.FiniteDistribution, refml.core.metrics.risk.", nn_risk),
 ]

@@ -3,9 +3,8 @@ their number of members; AdaBoost's training error and its bound."""
 
 import math
 
+from refml.gallery import COLOURS, WIDE, Figure, finish, regions, scatter
 from refml.tour.trees_ensembles import first_members
-
-from . import COLOURS, WIDE, Figure, finish, regions, scatter
 
 LIMITS = (-3.0, 4.2)
 

@@ -10,7 +10,8 @@ test error is set against the Bayes risk.
 
 import math
 
-from . import format_table
+from refml.density import bandwidth
+from refml.tour import format_table
 
 TITLE = "Densities: histogram, KDE, bandwidths by cross-validation, density classifiers ([Yan])"
 MIXTURE = {"w": [0.6, 0.4], "mu": [0.35, 0.7], "s": [0.08, 0.06]}
@@ -18,7 +19,7 @@ N = 150
 
 
 def run(lib, show):
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     rng = Generator(3)
     x = []
@@ -75,7 +76,7 @@ def _histograms(lib, x, show):
          "estimating ISE - int f^2;")
     show("AMISE = h^2/12 int f'^2 + 1/(n h) (Theorem 2.5).")
     roughness = _roughness(1)
-    h_star = _module(lib).histogram_optimal_bandwidth(N, roughness)
+    h_star = bandwidth.histogram_optimal_bandwidth(N, roughness)
     rows, risks = [], []
     for m in (3, 5, 8, 12, 16, 24, 32, 48):
         h = 1.0 / m
@@ -85,7 +86,7 @@ def _histograms(lib, x, show):
         ise += _roughness(0)
         risk = lib.histogram_cv_risk(x, m)
         risks.append(risk)
-        rows.append([m, h, risk, ise, _module(lib).histogram_amise(h, N, roughness)])
+        rows.append([m, h, risk, ise, bandwidth.histogram_amise(h, N, roughness)])
     best_cv = risks.index(min(risks))
     best_ise = min(range(len(rows)), key=lambda i: rows[i][3])
     for i, row in enumerate(rows):
@@ -94,12 +95,6 @@ def _histograms(lib, x, show):
     show(f"Theorem 2.5's h* = (6 / (n int f'^2))^(1/3) = {h_star:.4g}, i.e. m = "
          f"{1 / h_star:.1f} bins.")
     show("")
-
-
-def _module(lib):
-    import importlib
-
-    return importlib.import_module(f"{lib.__name__}.density")
 
 
 def _kde_ise(lib, x, h):
@@ -114,12 +109,11 @@ def _kde_ise(lib, x, h):
 
 
 def _kernel_estimates(lib, x, show):
-    density = _module(lib)
     rows_x = [[v] for v in x]
     cv = lib.KernelDensity(bandwidth="cv").fit(rows_x)
     h_cv = cv.bandwidth_cholesky_[0][0]
     h_silverman = lib.silverman_bandwidth(rows_x)[0]
-    h_star = density.kde_optimal_bandwidth(N, _roughness(2))
+    h_star = bandwidth.kde_optimal_bandwidth(N, _roughness(2))
     marks = {h_cv: "cv (bandwidth='cv')", h_silverman: "Silverman", h_star: "h* (Thm 2.6)"}
     show("Gaussian KDE.  J_hat(h) by the exact K* formula; ISE exact (Gaussian integrals);")
     show("AMISE = h^4/4 int f''^2 + 1/(2 sqrt(pi) n h) (Theorem 2.6).")
@@ -127,7 +121,7 @@ def _kernel_estimates(lib, x, show):
     rows = []
     for h in bandwidths:
         rows.append([h, lib.kde_cv_risk(x, h), _kde_ise(lib, x, h),
-                     density.kde_amise(h, N, _roughness(2)), marks.get(h, "")])
+                     bandwidth.kde_amise(h, N, _roughness(2)), marks.get(h, "")])
     best = min(range(len(rows)), key=lambda i: rows[i][2])
     rows[best][-1] = (rows[best][-1] + " <- min ISE").strip()
     _lines(show, format_table(["h", "J_hat(h)", "ISE", "AMISE", ""], rows))

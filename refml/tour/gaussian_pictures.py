@@ -38,7 +38,7 @@ def classifiers(lib):
 
 
 def run(lib, show):
-    from . import format_table
+    from refml.tour import format_table
 
     show("Y in {C_1, C_2} with P(C_1) = P(C_2) = 1/2 and X | C_k ~ N(mu_k, Sigma_k) in R^2.")
     show(f"Each method is fitted on {N_TRAIN} draws; the error is counted on {N_TEST} fresh "

@@ -7,9 +7,8 @@ separating hyperplane" to "Dual problem: non-separable data").
 import math
 import warnings
 
-from refml._random import Generator
-
-from . import format_table
+from refml.core.random import Generator
+from refml.tour import format_table
 
 TITLE = "Maximum margin: separability by LP, the hard- and soft-margin SVM ([NN-Notes], [Yan])"
 

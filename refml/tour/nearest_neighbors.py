@@ -7,7 +7,7 @@ probability 1 - sum_k P(k|x)^2 <= 2 (1 - max_k P(k|x)) = 2 P*(error | x).
 
 import math
 
-from refml._random import Generator
+from refml.core.random import Generator
 from refml.tour import format_table
 
 TITLE = "k nearest neighbours: 1-NN against the Bayes risk as n grows ([IML-L5])"

@@ -7,7 +7,7 @@ plug-in rule learned from data, with its excess risk against Theorem 2.2's bound
 
 import math
 
-from . import format_table
+from refml.tour import format_table
 
 TITLE = "Pass/fail: the Bayes rule, the Bayes risk and a plug-in rule ([Wainwright-L2], 2.3)"
 N_SIMULATION = 4000
@@ -27,7 +27,7 @@ def _lines(show, lines):
 
 
 def _show_eta(lib, example, show):
-    from refml._random import Generator
+    from refml.core.random import Generator
 
     show("eta(x) = P(Y = +1 | X = x) = max(0, 1 - exp(-(7 - x1 - x2)))   (eq. 2.16)")
     show(f"Bayes rule: +1 iff eta(x) >= 1/2 iff x1 + x2 <= 7 - log 2 = "

@@ -7,7 +7,7 @@
 import math
 import warnings
 
-from refml._random import Generator
+from refml.core.random import Generator
 
 TITLE = ("The perceptron: mistakes against the bound R^2/delta^2 ([Wainwright-L2], [MATH412], "
          "[NN-Notes], [IML-L5])")

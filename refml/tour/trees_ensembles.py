@@ -15,7 +15,7 @@ the rounds before it), so one fit per method gives its whole column.
 
 import copy
 
-from . import format_table
+from refml.tour import format_table
 
 TITLE = "Trees and ensembles: CART as text, bagging, random forests, AdaBoost vs B ([Yan])"
 N_TRAIN, N_TEST = 300, 2000

@@ -1,0 +1,368 @@
+"""The perceptron (Rosenblatt, 1957) and its mistake bound (Novikoff, 1962).
+
+The model is the linear threshold function of [Wainwright-L2], eq. (2.23),
+
+    y_hat(x) = sign(theta'x~),   x~ = [1, x],   theta~ = [theta_0, theta_1, ..., theta_d],
+
+with the bias carried by the augmented x~ of [IML-L5], section 3.2, and sign(0) = +1.
+
+The rule.  Start from theta^0 = 0.  Point i is a *mistake* when y_i theta'x~_i <= 0
+([NN-Notes], Algorithm 5), and a mistake is corrected by  theta <- theta + gamma_t y_i x~_i.
+The order in which mistakes are visited (``order``, the four functions below):
+
+- "cyclic": passes over i = 1..n, correcting each mistake on the way ([MATH412]); it stops
+  after a pass with no mistake;
+- "batch": [NN-Notes], Algorithm 5: scan from i = 1, correct the *first* mistake found,
+  scan again from i = 1; it stops when a scan finds no mistake;
+- "random": draw i uniformly among the current mistakes m(theta^t) ([Yan]: "for a random
+  i" in the set of mistakes), until m(theta^t) is empty;
+- "uniform": [MATH412]'s non-separable case: draw i uniformly among all n points, update
+  only if it is a mistake; stops after a pass (n draws) that leaves no mistake at all.
+
+The step (``schedule``): "constant" gamma_t = ``learning_rate``, or "decreasing"
+gamma_t = learning_rate / t, t = 1, 2, ... the number of points examined so far, so that
+sum gamma_t = infinity and sum gamma_t^2 < infinity: theta then stabilises even when no
+separator exists ([MATH412]).  ``max_iter`` counts passes: n points examined (n sweeps,
+n examinations of batch scans, n draws).
+
+Stopping early (beyond the lectures, scikit-learn's rule).  On data that no hyperplane
+separates every pass finds a mistake, and the lectures' loop runs all ``max_iter`` passes.
+With ``tol`` set, a pass also sums the perceptron loss max(0, -y_i theta'x~_i) of each
+point it examines, theta as it is at that moment (the running estimate of [Yan]'s
+criterion that a stochastic gradient method sees; order="random" examines the point it
+draws).  A pass whose loss is above best - tol * n, best the lowest pass loss so far,
+counts as no improvement; ``n_iter_no_change`` of them in a row stop the fit, unconverged
+(``refml.perceptron.patience``).  A pass with no mistake still stops it first, converged.
+``tol=None`` is the lectures' rule.
+
+Theorem 2.3 ([Wainwright-L2]; Novikoff's proof in [NN-Notes]): on data separated by theta*
+with margin delta = min_i y_i theta*'x_i / ||theta*|| > 0 and R = max_i ||x_i||, the number
+of updates is at most R^2 / delta^2 (``mistake_bound``), for every order and constant step.
+The perceptron criterion of [Yan], sigma(theta) = -sum_{i in M} y_i theta'x~_i, is
+``perceptron_criterion``.
+
+Notes on the printed lectures.  [Wainwright-L2] (the set m(theta), section 2.3.4) and
+[MATH412] print the strict form y_i theta'x_i < 0; from theta^0 = 0 nothing is then a
+mistake and the algorithm stops at once, so the code follows Algorithm 5 and [Yan]'s set
+M_beta, which use <=.  [IML-L5] writes theta~ = [-b, w] (so ``intercept_`` = theta_0 = -b)
+and the update theta <- theta + (1/2)(y - y_hat) x~, y_hat = sign(theta'x~): that is the
+update above with gamma = 1 whenever theta'x~ != 0; at theta'x~ = 0, sign(0) = +1 counts a
+point with y = +1 as correct there (no update) while y theta'x~ = 0 <= 0 is a mistake here.
+Any constant gamma > 0 makes the same mistakes (theta^t is gamma times the gamma = 1
+iterate; exactly so in floats when gamma is a power of 2).  [NN-Notes]'s proof prints
+y_t^2 ||x_t^2||^2 = ||x_t^2|| <= R^2; read y_t^2 ||x_t||^2 = ||x_t||^2 <= R^2.
+"""
+
+import math
+
+from refml.core import linalg, validation
+from refml.core.base import Classifier, warn_not_converged
+from refml.core.random import check_random_state
+from refml.perceptron.patience import Patience
+from refml.perceptron.theorem import signed_rows
+
+ORDERS = ("cyclic", "batch", "random", "uniform")
+SCHEDULES = ("constant", "decreasing")
+
+
+# ----------------------------------------------------------------------------------------
+# The rule and its four orders.  Each order returns (theta~, n_mistakes, n_iter, converged)
+# and appends a copy of theta~ after every update to ``trajectory`` when it is a list.
+
+
+def is_mistake(theta, x, y):
+    """y theta'x <= 0: a point on the boundary is a mistake ([NN-Notes], Algorithm 5).
+
+    Written not (y theta'x > 0) so that a NaN margin (inf - inf when theta'x overflows,
+    entries near 1e154 or larger) is a mistake too, never a silent "correct"."""
+    return not y * linalg.dot(theta, x) > 0.0
+
+
+def step_size(learning_rate, decreasing, t):
+    """gamma_t: learning_rate, or learning_rate / t (sum = inf, sum of squares < inf)."""
+    return learning_rate / t if decreasing else learning_rate
+
+
+def mistake_loss(theta, x, y):
+    """max(0, -y theta'x): 0 for a point classified right, else |theta'x| (> 0 or NaN),
+    and 0.0 for a point on the boundary, which ``is_mistake`` counts as a mistake."""
+    margin = y * linalg.dot(theta, x)
+    return 0.0 if margin > 0.0 else -margin
+
+
+def update(theta, x, step, trajectory):
+    """theta <- theta + step x in place, step = gamma_t y_i (the greedy update of [NN-Notes]:
+    afterwards y_i theta'x_i has grown by gamma_t ||x_i||^2)."""
+    for j in range(len(theta)):
+        theta[j] += step * x[j]
+    if trajectory is not None:
+        trajectory.append(list(theta))
+
+
+def cyclic_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience):
+    """Passes over i = 1..n, correcting every mistake met ([MATH412])."""
+    n = len(rows)
+    theta = [0.0] * len(rows[0])
+    n_mistakes = t = 0
+    for n_pass in range(1, max_iter + 1):
+        mistakes_in_pass = 0
+        loss = 0.0
+        for i in range(n):
+            t += 1
+            if is_mistake(theta, rows[i], y[i]):
+                loss += mistake_loss(theta, rows[i], y[i])
+                update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i],
+                       trajectory)
+                mistakes_in_pass += 1
+        n_mistakes += mistakes_in_pass
+        if mistakes_in_pass == 0:
+            return theta, n_mistakes, n_pass, True
+        if patience.no_improvement(loss):
+            return theta, n_mistakes, n_pass, False
+    return theta, n_mistakes, max_iter, False
+
+
+def batch_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience):
+    """[NN-Notes], Algorithm 5: correct the first mistake of a scan from i = 1, rescan.
+    A pass (for ``patience``) ends after every n-th examination, mid-scan or not."""
+    n = len(rows)
+    theta = [0.0] * len(rows[0])
+    n_mistakes = examined = 0
+    cap = max_iter * n
+    loss = 0.0
+    while True:
+        first_mistake = None
+        for i in range(n):
+            if examined == cap:
+                return theta, n_mistakes, max_iter, False
+            if examined > 0 and examined % n == 0:
+                if patience.no_improvement(loss):
+                    return theta, n_mistakes, examined // n, False
+                loss = 0.0
+            examined += 1
+            if is_mistake(theta, rows[i], y[i]):
+                loss += mistake_loss(theta, rows[i], y[i])
+                first_mistake = i
+                break
+        if first_mistake is None:  # "else output w^(t)"
+            return theta, n_mistakes, (examined + n - 1) // n, True
+        i = first_mistake
+        update(theta, rows[i], step_size(learning_rate, decreasing, examined) * y[i],
+               trajectory)
+        n_mistakes += 1
+
+
+def random_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience,
+                  generator):
+    """[Wainwright-L2]: pick i uniformly in m(theta^t) (listed by index), until it is empty."""
+    n = len(rows)
+    theta = [0.0] * len(rows[0])
+    n_mistakes = 0
+    loss = 0.0
+    for t in range(1, max_iter * n + 1):
+        mistakes = [i for i in range(n) if is_mistake(theta, rows[i], y[i])]
+        if not mistakes:
+            return theta, n_mistakes, (t - 1) // n + 1, True
+        if t > 1 and (t - 1) % n == 0:
+            if patience.no_improvement(loss):
+                return theta, n_mistakes, (t - 1) // n, False
+            loss = 0.0
+        i = mistakes[generator.randbelow(len(mistakes))]
+        loss += mistake_loss(theta, rows[i], y[i])
+        update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i], trajectory)
+        n_mistakes += 1
+    return theta, n_mistakes, max_iter, False
+
+
+def uniform_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience,
+                   generator):
+    """[MATH412]: repeat t <- t + 1, pick (x_i, y_i) at random, update if it is a mistake."""
+    n = len(rows)
+    theta = [0.0] * len(rows[0])
+    n_mistakes = t = 0
+    for n_pass in range(1, max_iter + 1):
+        loss = 0.0
+        for _ in range(n):
+            t += 1
+            i = generator.randbelow(n)
+            if is_mistake(theta, rows[i], y[i]):
+                loss += mistake_loss(theta, rows[i], y[i])
+                update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i],
+                       trajectory)
+                n_mistakes += 1
+        if not any(is_mistake(theta, rows[i], y[i]) for i in range(n)):
+            return theta, n_mistakes, n_pass, True
+        if patience.no_improvement(loss):
+            return theta, n_mistakes, n_pass, False
+    return theta, n_mistakes, max_iter, False
+
+
+# ----------------------------------------------------------------------------------------
+# [Yan]'s criterion.
+
+
+def perceptron_criterion(theta, X, y, fit_intercept=True):
+    """[Yan]'s perceptron criterion, the loss the perceptron learning algorithm minimises:
+
+        sigma(theta) = - sum_{i in M} y_i x~_i'theta,   M = {i : y_i x~_i'theta <= 0},
+
+    with x~_i = [1, x_i] when ``fit_intercept`` (theta = [theta_0, theta_1..d]) and labels
+    classes_[0] -> -1, classes_[1] -> +1.  Each term is |x~_i'theta|, which is ||theta||
+    times the distance from x~_i to the hyperplane H = {x~ : x~'theta = 0}, so sigma is
+    proportional to the summed distances of the misclassified points, as the slide says;
+    and -y_i x~_i is its gradient's term, so the update theta + y_i x~_i for a random i in M
+    is a stochastic gradient step with step size 1.
+    """
+    X, labels, rows, signs = signed_rows(X, y, fit_intercept, "perceptron_criterion")
+    theta = validation.as_matrix([theta], "theta")[0]
+    if len(theta) != len(rows[0]):
+        raise ValueError(f"theta has {len(theta)} entries, expected {len(rows[0])}")
+    total = 0.0
+    for sign, x in zip(signs, rows):
+        margin = sign * linalg.dot(theta, x)
+        if margin <= 0.0:                                  # i in M(theta)
+            total -= margin
+    return total
+
+
+# ----------------------------------------------------------------------------------------
+# The estimator: validation, labels and attributes around the orders above.
+
+
+class Perceptron(Classifier):
+    """Binary perceptron: theta <- theta + gamma_t y_i x~_i on every mistake y_i theta'x~_i <= 0.
+
+    Parameters
+    ----------
+    order : "cyclic", "batch", "random" or "uniform"
+        Which mistake is corrected next (see the module docstring).
+    learning_rate : float > 0
+        gamma ([MATH412]), eta ([Yan]): the constant step, or the scale of the
+        decreasing one.
+    schedule : "constant" or "decreasing"
+        gamma_t = learning_rate, or gamma_t = learning_rate / t with t the number of points
+        examined so far (sum gamma_t = inf, sum gamma_t^2 < inf).
+    fit_intercept : bool
+        Learn a bias through x~ = [1, x] ([IML-L5]); if False the boundary passes
+        through the origin, as in [Wainwright-L2] and [NN-Notes].
+    max_iter : int >= 1
+        The cap on passes over the data (a pass = n points examined).
+    tol : float >= 0 or None
+        Stop early when ``n_iter_no_change`` passes in a row do not bring the summed
+        perceptron loss of a pass below best - tol * n (scikit-learn's rule and default; see
+        the module docstring).  None: the lectures' loop, until a pass without a mistake
+        or ``max_iter``.
+    n_iter_no_change : int >= 1
+        How many passes without improvement stop the fit (unused when tol is None).
+    random_state : int or None
+        Seed of the draws of order="random" and "uniform" (unused by the other orders).
+    store_trajectory : bool
+        Keep theta^0 = 0, theta^1, ... (one entry per update) in ``trajectory_``.
+
+    Attributes
+    ----------
+    classes_ : the two sorted labels; classes_[0] plays y = -1, classes_[1] plays y = +1.
+    coef_ : theta_1..theta_d, a vector of length d.
+    intercept_ : theta_0 (0.0 when fit_intercept is False).
+    n_mistakes_ : the number of updates made (the t of Theorem 2.3).
+    n_iter_ : the number of passes used (the last one possibly partial).
+    converged_ : True when the fit ended on a pass or scan with no mistake, so that the
+        final theta separates the training data; False when ``max_iter`` or ``tol`` stopped
+        it (a ``ConvergenceWarning`` is emitted and the last theta is kept, a usable model).
+    trajectory_ : [theta~^0, theta~^1, ...] with theta~ = [theta_0, theta_1..d] (or
+        [theta_1..d] without intercept), or None unless store_trajectory.
+
+    Examples
+    --------
+    >>> model = Perceptron().fit([[0.0, 0.0], [1.0, 1.0], [3.0, 3.0], [4.0, 3.0]], [0, 0, 1, 1])
+    >>> model.predict([[0.5, 0.0], [3.5, 3.5]]), model.converged_
+    ([0, 1], True)
+    """
+
+    _binary_only = True
+
+    def __init__(self, *, order="cyclic", learning_rate=1.0, schedule="constant",
+                 fit_intercept=True, max_iter=1000, tol=1e-3, n_iter_no_change=5,
+                 random_state=None, store_trajectory=False):
+        self.order = order
+        self.learning_rate = learning_rate
+        self.schedule = schedule
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
+        self.random_state = random_state
+        self.store_trajectory = store_trajectory
+
+    def _check_params(self, X):
+        validation.check_option(self.order, "order", ORDERS)
+        validation.check_scalar(self.learning_rate, "learning_rate", "real", 0.0, math.inf,
+                                low_open=True, high_open=True)
+        validation.check_option(self.schedule, "schedule", SCHEDULES)
+        validation.check_bool(self.fit_intercept, "fit_intercept")
+        validation.check_scalar(self.max_iter, "max_iter", "int", 1)
+        if self.tol is not None:
+            validation.check_scalar(self.tol, "tol", "real", 0.0, math.inf, high_open=True)
+        validation.check_scalar(self.n_iter_no_change, "n_iter_no_change", "int", 1)
+        validation.check_bool(self.store_trajectory, "store_trajectory")
+        check_random_state(self.random_state)
+
+    def _fit(self, X, codes):
+        generator = check_random_state(self.random_state)
+        theta, n_mistakes, n_iter, converged, trajectory = self._run_passes(X, codes, generator)
+        if not all(math.isfinite(value) for value in theta):
+            raise ValueError("Perceptron: theta overflowed float64 (the entries of X are too "
+                             "large for sums of products theta_j x_j); rescale the features")
+        self.intercept_ = float(theta[0]) if self.fit_intercept else 0.0
+        self.coef_ = theta[1:] if self.fit_intercept else theta
+        self.n_mistakes_ = n_mistakes
+        self.n_iter_ = n_iter
+        self.converged_ = converged
+        self.trajectory_ = trajectory if self.store_trajectory else None
+        if not converged:
+            stop = (f"max_iter={self.max_iter} passes" if n_iter == self.max_iter else
+                    f"{n_iter} passes, the last n_iter_no_change={self.n_iter_no_change} "
+                    f"without lowering a pass's perceptron loss by tol * n = {self.tol} * "
+                    f"{len(X)}")
+            warn_not_converged(
+                f"Perceptron did not converge: it stopped after {stop}, every pass with a "
+                f"mistake ({n_mistakes} updates); the data may not be linearly separable. "
+                "The last theta is kept.")
+
+    def _run_passes(self, X, codes, generator):
+        """(theta~, n_mistakes, n_iter, converged, trajectory): the loop refml_fast replaces."""
+        y = self.signs_from_codes(codes)
+        rows = [[1.0] + x for x in X] if self.fit_intercept else X
+        trajectory = [[0.0] * len(rows[0])] if self.store_trajectory else None
+        decreasing = self.schedule == "decreasing"
+        patience = Patience(self.tol, self.n_iter_no_change, len(rows))
+        if self.order == "cyclic":
+            run = cyclic_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
+                                trajectory, patience)
+        elif self.order == "batch":
+            run = batch_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
+                               trajectory, patience)
+        else:
+            passes = random_passes if self.order == "random" else uniform_passes
+            run = passes(rows, y, self.learning_rate, decreasing, self.max_iter, trajectory,
+                         patience, generator)
+        return run + (trajectory,)
+
+    def decision_function(self, X):
+        """theta'x~ = theta_0 + sum_j theta_j x_j for each row (its sign is the prediction)."""
+        X = self._validate_predict(X)
+        return self._as_output(self._decision_values(X))
+
+    def _decision_values(self, X):
+        scores = []
+        for x in X:
+            # The same float operations, in the same order, as dot(theta~, x~) during fit.
+            score = 0.0 + self.intercept_
+            for theta_j, x_j in zip(self.coef_, x):
+                score += theta_j * x_j
+            scores.append(score)
+        return scores
+
+    def _predict_codes(self, X):
+        # sign(0) = +1: a point on the boundary goes to classes_[1].
+        return [1 if score >= 0.0 else 0 for score in self._decision_values(X)]

@@ -1,0 +1,353 @@
+"""An exact k-d tree for k-NN in few dimensions (Friedman, Bentley & Finkel 1977).
+
+refml_fast's ``KNeighborsClassifier(algorithm="kd_tree")``, and its choice for
+``algorithm="auto"`` in low dimension with the Euclidean metric.  refml itself keeps the
+lecture's brute force; the answers are the same, because the tree only decides which rows
+are *looked at*, never how a distance is computed or how ties are broken:
+
+- every visited row gets refml's squared distance Q(x, z) = sum_j (x_j - z_j)^2 (left to
+  right, strict IEEE: ``leaf_sums``), and the k best are kept by
+  (Q, training index), the tie rule of docs/design.md section 4 (``_heap``: a sorted list
+  up to SORTED_UP_TO neighbours, a heap beyond);
+- a node is skipped only when no row inside its box can have a computed Q at or below the
+  current k-th best.  With b the computed squared distance from x to the node's box
+  (a sum of d squares of differences, each rounded), the computed Q of any row z in the box
+  satisfies Q >= b (1 - gamma) / (1 + gamma) - t with gamma = (d + 3) u / (1 - (d + 3) u),
+  u = 2^-53, t = d 2^-1060 covering underflow (Higham, "Accuracy and Stability of
+  Numerical Algorithms", ch. 3: each square and each sum errs by a relative u at most).
+  The test uses the smaller factor 1 - 4 (d + 4) u, and strict inequality, so a row that
+  ties the k-th best (and might win on a smaller index) is always visited.  Rows whose Q
+  overflows to inf are never skipped while the k-th best is inf.
+
+Layout.  ``order`` holds the training row ids, permuted so that every node owns a contiguous
+segment [start, end); ``columns`` holds X's values in that order, transposed, so that a
+node's values of a feature lie side by side: the splits and the queries read them there.
+A node is split at the median of its widest coordinate (quickselect); leaves hold at most
+LEAF rows.  Each node keeps its tight bounding box.  A query descends nearer child first,
+with an explicit stack.
+"""
+
+import numba
+import numpy as np
+
+from refml_fast.runtime.heap import insert_sorted, offer, sort_heap
+from refml_fast.runtime.options import kernel
+from refml_fast.runtime.threads import run_parallel
+
+LEAF = 32
+AUTO_DIMENSIONS = 6   # algorithm="auto" builds the tree up to this many features, and
+TREE_FROM_ROWS = {7: 30_000, 8: 65_000, 9: 200_000, 10: 450_000}  # from 7 to 10 from these
+                      # many rows on (times 1 + k / 10): ``search_method``
+ROUNDOFF = 2.0 ** -53
+PARALLEL_QUERIES = 1024  # queries from which they are shared among cores (a few ms of work)
+QUERY_RUN = 64           # queries a thread takes at a time
+SORTED_UP_TO = 256      # the k best as a sorted list up to this k, beyond it as a heap
+                        # (17,211 x 4, 1,000 queries, one core, the heap and X read through
+                        # ``order`` against the list: k = 256 51 -> 41 ms, k = 400 76 -> 78)
+PARALLEL_BUILD = 50_000  # rows from which the tree's subtrees grow on the threads
+TOP_LEVELS = 2           # levels split before the subtrees go to the threads (four)
+START, END, LEFT, RIGHT = 0, 1, 2, 3
+
+
+def search_method(algorithm, metric, n_rows, n_features, k):
+    """"kd_tree" or "brute": the search ``KNeighborsClassifier`` uses.
+
+    For "auto", with the Euclidean metric, the tree up to AUTO_DIMENSIONS features; from 7
+    to 10 features when the rows are many (TREE_FROM_ROWS, times 1 + k / 10); else the
+    brute force.  A brute-force query costs about n / 6,000 us on two cores whatever d (up
+    to 16), a tree's query grows with d and only as a small power of n, and more with k:
+    on Gaussian blobs with 5,000 queries, the tree's query took at 7 features 7.4 us
+    against the brute force's 4.0 at n = 20,000 (k = 5), 18.0 against 49.7 at n = 300,000;
+    at 8 features 30.3 against 51.3 at n = 300,000; at 10 features 85.9 against 55.2 (k = 5),
+    58.1 against 51.1 (k = 1, wider classes); with k = 50 at 7 features 33.6 against 26.3 at
+    n = 100,000 and 49.0 against 59.3 at n = 300,000.  With the brute force at 7 features,
+    300,000 rows and 150,000 queries (k = 1) had taken 7.3 s, scikit-learn's tree 6.0 and
+    this tree 1.6."""
+    if algorithm != "auto":
+        return algorithm
+    if metric != "euclidean":
+        return "brute"
+    if n_features <= AUTO_DIMENSIONS:
+        return "kd_tree"
+    least = TREE_FROM_ROWS.get(n_features)
+    return "kd_tree" if least is not None and n_rows >= least * (1 + k / 10) else "brute"
+
+
+def build(X):
+    """(nodes, lower, upper, order, columns) of the tree over the rows of X: ``columns`` is
+    X's rows in the order of ``order``, one feature a row (d x n), so that a node's values
+    of a feature lie side by side.  The splits move the values along with the row ids
+    (``select``) and read them contiguously, and the queries read them instead of X
+    (``leaf_sums``).  A second copy of X, cheaper than the gathers through ``order`` that it
+    replaced: builds of 1,000,000 x 3 375 -> 218 ms on one core (228 -> 135 on two), and
+    queries on one core of 17,211 x 4 with k = 50 31.2 -> 27.7 ms (3,442 queries), of
+    100,000 x 2 with k = 5 17.5 -> 12.7 ms (20,000), both with the sorted lists.
+
+    From PARALLEL_BUILD rows on, with threads, the top two levels are split here and the
+    four subtrees below them grown on the threads (``grow_subtrees``), each in its own range
+    of node slots; the ranges are then packed one after the other.  The tree is the same
+    whichever path grows it (the same splits of the same segments of ``order``), only its
+    nodes are numbered differently, and a query's answer never depends on the numbering."""
+    n, d = X.shape
+    order = np.arange(n, dtype=np.int64)
+    columns = X.T.copy()     # a copy even at d = 1, where X.T would be contiguous: the
+                             # splits reorder it
+    threads = numba.get_num_threads()
+    if n < PARALLEL_BUILD or threads < 2:
+        nodes, lower, upper = node_arrays(n, d)
+        n_nodes, _ = grow(columns, order, nodes, lower, upper, 0, n, -1,
+                          np.empty(0, np.int64))
+        return (nodes[:n_nodes].copy(), lower[:n_nodes].copy(), upper[:n_nodes].copy(),
+                order, columns)
+    top, top_lower, top_upper = node_arrays(n, d)
+    frontier = np.empty(2 ** TOP_LEVELS, dtype=np.int64)
+    n_top, n_frontier = grow(columns, order, top, top_lower, top_upper, 0, n, TOP_LEVELS,
+                             frontier)
+    frontier = frontier[:n_frontier]
+    sizes = top[frontier, END] - top[frontier, START]
+    capacities = np.array([node_capacity(size) for size in sizes], dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum(capacities)))
+    nodes, lower, upper = (np.empty((offsets[-1], 4), dtype=np.int64),
+                           np.empty((offsets[-1], d)), np.empty((offsets[-1], d)))
+    counts = np.empty(n_frontier, dtype=np.int64)
+    run_parallel(grow_subtrees_parallel, grow_subtrees_serial, n / PARALLEL_BUILD, columns,
+                 order, top, frontier, offsets, nodes, lower, upper, counts)
+    return pack_subtrees(top[:n_top], top_lower[:n_top], top_upper[:n_top], frontier,
+                         offsets, counts, nodes, lower, upper) + (order, columns)
+
+
+def node_capacity(n):
+    return 2 * max(1, -(-n // (LEAF // 2))) + 1
+
+
+def node_arrays(n, d):
+    capacity = node_capacity(n)
+    return (np.empty((capacity, 4), dtype=np.int64), np.empty((capacity, d)),
+            np.empty((capacity, d)))
+
+
+def pack_subtrees(top, top_lower, top_upper, frontier, offsets, counts, nodes, lower, upper):
+    """One node array: the top levels, then each subtree's nodes (its root's slot left in
+    place, unreachable: the frontier node of the top takes the root's children)."""
+    parts, lowers, uppers = [top.copy()], [top_lower], [top_upper]
+    position = top.shape[0]
+    for f in range(frontier.shape[0]):
+        first, count = offsets[f], counts[f]
+        block = nodes[first:first + count].copy()
+        children = block[:, LEFT:RIGHT + 1]
+        block[:, LEFT:RIGHT + 1] = np.where(children >= 0, children + position, -1)
+        parts[0][frontier[f], LEFT:RIGHT + 1] = block[0, LEFT:RIGHT + 1]
+        parts.append(block)
+        lowers.append(lower[first:first + count])
+        uppers.append(upper[first:first + count])
+        position += count
+    return np.concatenate(parts), np.concatenate(lowers), np.concatenate(uppers)
+
+
+@kernel(parallel=True)
+def grow_subtrees_parallel(columns, order, top, frontier, offsets, nodes, lower, upper, counts):
+    """Subtree f below frontier node f, in node slots offsets[f]..offsets[f+1] (numbered
+    from 0 there), on the threads."""
+    for f in numba.prange(frontier.shape[0]):
+        grow_subtree(columns, order, top, frontier, offsets, nodes, lower, upper, counts, f)
+
+
+@kernel
+def grow_subtrees_serial(columns, order, top, frontier, offsets, nodes, lower, upper, counts):
+    """``grow_subtrees_parallel`` on the calling thread."""
+    for f in range(frontier.shape[0]):
+        grow_subtree(columns, order, top, frontier, offsets, nodes, lower, upper, counts, f)
+
+
+@kernel
+def grow_subtree(columns, order, top, frontier, offsets, nodes, lower, upper, counts, f):
+    first, stop = offsets[f], offsets[f + 1]
+    counts[f], _ = grow(columns, order, nodes[first:stop], lower[first:stop], upper[first:stop],
+                        top[frontier[f], START], top[frontier[f], END], -1,
+                        np.empty(0, np.int64))
+
+
+@kernel
+def grow(columns, order, nodes, lower, upper, start, end, levels, frontier):
+    """Split nodes from the segment [start, end) of ``order`` (and of ``columns``, kept in
+    step) until they hold LEAF rows or fewer; returns (the number of nodes, the number of
+    frontier nodes).  With ``levels`` >= 0, nodes that many levels below the root are left
+    unsplit and listed in ``frontier``."""
+    d = columns.shape[0]
+    stack = np.empty(128, dtype=np.int64)
+    depth = np.empty(128, dtype=np.int64)
+    nodes[0, START], nodes[0, END] = start, end
+    stack[0], depth[0] = 0, 0
+    n_nodes, top, n_frontier = 1, 1, 0
+    while top > 0:
+        top -= 1
+        node, level = stack[top], depth[top]
+        start, end = nodes[node, START], nodes[node, END]
+        nodes[node, LEFT] = nodes[node, RIGHT] = -1
+        widest, spread = 0, -1.0
+        for j in range(d):
+            low, high = np.inf, -np.inf
+            for p in range(start, end):
+                value = columns[j, p]
+                low = min(low, value)
+                high = max(high, value)
+            lower[node, j], upper[node, j] = low, high
+            if high - low > spread:
+                widest, spread = j, high - low
+        if end - start <= LEAF or not spread > 0.0:
+            continue
+        if level == levels:
+            frontier[n_frontier] = node
+            n_frontier += 1
+            continue
+        middle = (start + end) // 2
+        select(columns, order, widest, start, end, middle)
+        nodes[node, LEFT], nodes[node, RIGHT] = n_nodes, n_nodes + 1
+        nodes[n_nodes, START], nodes[n_nodes, END] = start, middle
+        nodes[n_nodes + 1, START], nodes[n_nodes + 1, END] = middle, end
+        stack[top], stack[top + 1] = n_nodes, n_nodes + 1
+        depth[top], depth[top + 1] = level + 1, level + 1
+        top += 2
+        n_nodes += 2
+    return n_nodes, n_frontier
+
+
+@kernel(refcounts=False)
+def select(columns, order, j, start, end, middle):
+    """Permute order[start:end], and the columns' entries with it, so that the row at
+    ``middle`` has the median value of feature j: no row before it larger, none after it
+    smaller (Hoare's quickselect)."""
+    values = columns[j]
+    lo, hi = start, end - 1
+    while lo < hi:
+        a, b, c = values[lo], values[(lo + hi) // 2], values[hi]
+        pivot = max(min(a, b), min(max(a, b), c))           # median of three
+        i, k = lo, hi
+        while i <= k:
+            while values[i] < pivot:
+                i += 1
+            while values[k] > pivot:
+                k -= 1
+            if i <= k:
+                order[i], order[k] = order[k], order[i]
+                for f in range(columns.shape[0]):
+                    columns[f, i], columns[f, k] = columns[f, k], columns[f, i]
+                i += 1
+                k -= 1
+        if middle <= k:
+            hi = k
+        elif middle >= i:
+            lo = i
+        else:
+            return
+
+
+@kernel(refcounts=False)
+def box_distance(x, lower, upper):
+    """The computed squared distance from x to the box [lower, upper]."""
+    total = 0.0
+    for j in range(x.shape[0]):
+        t = 0.0
+        if x[j] < lower[j]:
+            t = lower[j] - x[j]
+        elif x[j] > upper[j]:
+            t = x[j] - upper[j]
+        total += t * t
+    return total
+
+
+def query(Xq, nodes, lower, upper, order, columns, out_squared, out_indices):
+    """The k nearest training rows of every query by (refml's Q, training index): the
+    queries on Numba's threads (one parallel launch at a time, ``_config.run_parallel``)."""
+    run_parallel(query_parallel, query_serial, Xq.shape[0] / PARALLEL_QUERIES, Xq, nodes,
+                 lower, upper, order, columns, out_squared, out_indices)
+
+
+@kernel(parallel=True)
+def query_parallel(Xq, nodes, lower, upper, order, columns, out_squared, out_indices):
+    """``query``'s queries in runs of QUERY_RUN on the threads."""
+    runs = (Xq.shape[0] + QUERY_RUN - 1) // QUERY_RUN
+    for run in numba.prange(runs):
+        query_run(Xq, nodes, lower, upper, order, columns, out_squared, out_indices,
+                  run * QUERY_RUN, min(Xq.shape[0], (run + 1) * QUERY_RUN))
+
+
+@kernel
+def query_serial(Xq, nodes, lower, upper, order, columns, out_squared, out_indices):
+    """``query``'s queries on the calling thread."""
+    query_run(Xq, nodes, lower, upper, order, columns, out_squared, out_indices, 0,
+              Xq.shape[0])
+
+
+@kernel
+def query_run(Xq, nodes, lower, upper, order, columns, out_squared, out_indices, first,
+              stop):
+    """Queries first..stop-1, with one stack for them all: a stack allocated per query
+    (and the reference counts of the arrays it was handed) had cost about 170 ns of the
+    query (68,693 x 2 with k = 1: 633 -> 451 ns on one core; k = 5: 954 -> 793)."""
+    d = columns.shape[0]
+    shrink = 1.0 - 4.0 * (d + 4) * ROUNDOFF
+    tiny = d * 2.0 ** -1060
+    stack = np.empty(256, dtype=np.int64)
+    bounds = np.empty(256)
+    sums = np.empty(LEAF)
+    in_order = out_squared.shape[1] <= SORTED_UP_TO
+    for q in range(first, stop):
+        query_one(Xq[q], nodes, lower, upper, order, columns, shrink, tiny, out_squared[q],
+                  out_indices[q], stack, bounds, sums, in_order)
+
+
+@kernel(refcounts=False)
+def query_one(x, nodes, lower, upper, order, columns, shrink, tiny, keys, ids, stack, bounds,
+              sums, in_order):
+    """The k = len(keys) nearest rows to x, sorted by (Q, index), into keys and ids; the
+    nearer child first, a box skipped when it cannot reach the k-th best (the module's
+    note).  ``stack`` and ``bounds`` (256 each): the pending nodes and their boxes'
+    squared distances; ``sums`` (LEAF): a leaf's Q, LEAF rows at a time.  The k best are
+    a sorted list when ``in_order`` (``_heap.insert_sorted``: their worst at k - 1), else a
+    heap (``_heap.offer``: at 0)."""
+    k = keys.shape[0]
+    worst = k - 1 if in_order else 0
+    stack[0], bounds[0] = 0, box_distance(x, lower[0], upper[0])
+    top, count = 1, 0
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        if count == k and bounds[top] * shrink - tiny > keys[worst]:
+            continue                      # no row of this box can reach the k best
+        if nodes[node, LEFT] < 0:
+            for first in range(nodes[node, START], nodes[node, END], LEAF):
+                m = min(LEAF, nodes[node, END] - first)
+                leaf_sums(x, columns, first, m, sums)
+                for p in range(m):
+                    if count < k or sums[p] <= keys[worst]:
+                        if in_order:
+                            count = insert_sorted(keys, ids, count, sums[p], order[first + p])
+                        else:
+                            count = offer(keys, ids, count, sums[p], order[first + p])
+            continue
+        left, right = nodes[node, LEFT], nodes[node, RIGHT]
+        b_left = box_distance(x, lower[left], upper[left])
+        b_right = box_distance(x, lower[right], upper[right])
+        near, far, b_near, b_far = left, right, b_left, b_right
+        if b_right < b_left:
+            near, far, b_near, b_far = right, left, b_right, b_left
+        stack[top], bounds[top] = far, b_far     # the nearer child is popped first
+        stack[top + 1], bounds[top + 1] = near, b_near
+        top += 2
+    if not in_order:
+        sort_heap(keys, ids, count)
+
+
+@kernel(refcounts=False)
+def leaf_sums(x, columns, first, m, sums):
+    """sums[p] = Q(x, the row at first + p of ``order``) for p < m: refml's sum over the
+    features left to right from 0.0, each row's own; feature j of all m rows at a time,
+    contiguous in ``columns``, which lets the loop over the rows vectorise."""
+    for p in range(m):
+        sums[p] = 0.0
+    for j in range(x.shape[0]):
+        xj = x[j]
+        for p in range(m):
+            diff = xj - columns[j, first + p]
+            sums[p] += diff * diff

@@ -1,0 +1,86 @@
+"""The perceptron's passes and decision values as Numba kernels (see refml.perceptron).
+
+The kernels repeat refml's float operations in refml's order, so ``coef_``, ``intercept_``,
+the mistakes and the predictions are identical, not merely close:
+
+- the margin theta'x~ is summed left to right from 0.0: the bias term theta_0 * 1 first,
+  then theta_j x_j for j = 1..d (refml's ``_linalg.dot`` over the augmented row);
+- a mistake is not (y_i theta'x~_i > 0), refml's ``is_mistake`` (a NaN margin is one),
+  decided from a sum in lanes when its sign provably is that sum's, and from that sum
+  itself otherwise (``_sure_sign``, ``signed_margin``); the sum is also taken for a mistake's
+  loss when the early stop is on;
+- the update is theta_j += (gamma_t y_i) x_ij, with gamma_t = learning_rate / t for the
+  decreasing schedule (the integer t converted to float64, as Python does);
+- order="random" lists the mistakes by index and draws one with the shared SplitMix64
+  ``randbelow`` (refml_fast.core.random), the same stream as refml's Generator;
+- the early stop sums -(y_i theta'x~_i) over a pass's mistakes in refml's order and
+  compares it with best - tol * n (``no_improvement``, refml's ``Patience``).
+
+No BLAS dot anywhere a sign decides: its summation order differs from refml's.
+"""
+
+import numpy as np
+
+from refml.perceptron import perceptron as reference
+from refml_fast.core import random as _random
+from refml_fast.core.base import FastMixin
+from refml_fast.perceptron.passes import PASSES
+from refml_fast.runtime.options import kernel
+
+
+class Perceptron(FastMixin, reference.Perceptron):
+    __doc__ = reference.Perceptron.__doc__
+
+    def _run_passes(self, X, codes, generator):
+        y = np.where(codes == 1, 1.0, -1.0)
+        n_weights = X.shape[1] + (1 if self.fit_intercept else 0)
+        start = _random.state_array(generator)
+        state = start.copy()
+        # Row k of ``trajectory`` receives theta~ after update k, while rows remain; a first
+        # run counts the updates, a second one (same random stream) records them all.
+        trajectory = np.zeros((1, n_weights))
+        theta, n_mistakes, n_iter, converged = self._passes(X, y, state, trajectory)
+        if self.store_trajectory:
+            trajectory = np.zeros((n_mistakes + 1, n_weights))
+            state = start.copy()
+            theta, n_mistakes, n_iter, converged = self._passes(X, y, state, trajectory)
+        _random.store_state(generator, state)
+        return theta, n_mistakes, n_iter, converged, trajectory
+
+    def _passes(self, X, y, state, trajectory):
+        theta = np.zeros(trajectory.shape[1])
+        # [on, tol * n, best pass loss, passes without improvement, n_iter_no_change]
+        on = self.tol is not None
+        patience = np.array([float(on), float(self.tol) * X.shape[0] if on else 0.0, np.inf,
+                             0.0, float(self.n_iter_no_change)])
+        passes = PASSES[self.order]  # only the kernel of the order used gets compiled
+        n_mistakes, n_iter, converged = passes(
+            X, y, theta, self.fit_intercept, float(self.learning_rate),
+            self.schedule == "decreasing", self.max_iter, state, trajectory, patience)
+        return theta, int(n_mistakes), int(n_iter), bool(converged)
+
+    def _decision_values(self, X):
+        scores = np.empty(X.shape[0])
+        decision_values(X, np.asarray(self.coef_, dtype=np.float64), float(self.intercept_),
+                        scores)
+        return scores
+
+    def _predict_codes(self, X):
+        scores = self._decision_values(X)
+        return (scores >= 0.0).astype(np.int64)  # sign(0) = +1 -> classes_[1]
+
+
+perceptron_criterion = reference.perceptron_criterion   # small: refml's own, floats out
+
+
+
+
+
+@kernel
+def decision_values(X, coef, intercept, out):
+    """out_i = (0.0 + theta_0) + sum_j theta_j x_ij, left to right, as in refml."""
+    for i in range(X.shape[0]):
+        total = 0.0 + intercept
+        for j in range(X.shape[1]):
+            total += coef[j] * X[i, j]
+        out[i] = total

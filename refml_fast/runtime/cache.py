@@ -1,0 +1,102 @@
+"""The compiled kernels kept on disk between processes, and dropped whole when a source
+changed.
+
+``cache=True`` (``refml_fast.runtime.options.kernel``) keeps each kernel in the
+__pycache__ folder beside its module, or under NUMBA_CACHE_DIR.  Numba checks a cached
+kernel against its own file only, so this module drops every cached kernel of refml_fast
+when any source of refml or refml_fast changed (``drop_stale_kernels``, run on import).
+``REFML_NUMBA_CACHE=0`` turns the cache off.
+"""
+
+import hashlib
+import os
+
+CACHE = os.environ.get("REFML_NUMBA_CACHE", "1") != "0"
+SOURCES_MARK = "refml_sources.sha256"
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # refml_fast/
+
+
+def cold_cache():
+    """True when the kernels will be compiled rather than loaded: the cache is off, or holds
+    no kernel of this package yet (Numba keeps its index files, *.nbi, in __pycache__ next
+    to the sources, or under NUMBA_CACHE_DIR)."""
+    if not CACHE:
+        return True
+    for place in cache_places():
+        for _, _, files in os.walk(place):
+            if any(name.endswith(".nbi") for name in files):
+                return False
+    return True
+
+
+def cache_places():
+    """Where Numba keeps this package's compiled kernels: the package's folders (each
+    chapter's __pycache__ beside its sources), and NUMBA_CACHE_DIR when it is set."""
+    places = [PACKAGE]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        places.append(os.environ["NUMBA_CACHE_DIR"])
+    return places
+
+
+def sources_digest(folders=None):
+    """SHA-256 of the sources (*.py, every sub-package included) of refml_fast and refml
+    (kernels bake refml's constants in), or of ``folders``."""
+    digest = hashlib.sha256()
+    for folder in folders or (PACKAGE, os.path.join(os.path.dirname(PACKAGE), "refml")):
+        for root, _, names in sorted(os.walk(folder)) if os.path.isdir(folder) else []:
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    relative = os.path.relpath(os.path.join(root, name), folder)
+                    digest.update(relative.encode())
+                    with open(os.path.join(root, name), "rb") as source:
+                        digest.update(source.read())
+    return digest.hexdigest()
+
+
+def drop_stale_kernels(places=None, digest=None):
+    """Delete the cached kernels of this package when any source changed since they were
+    compiled.  Numba checks a cached function against its own file only, so a kernel that
+    calls a kernel of another module (they all do) would keep the callee's old code after
+    that module changed: a tree grown with an old impurity, silently.  A mark file in each
+    cache place records the sources' digest; a different digest removes the *.nbi/*.nbc
+    files of refml_fast there (under NUMBA_CACHE_DIR only those in refml_fast's folders).
+    Failures (a read-only install) are ignored: Numba then compiles in memory."""
+    if not CACHE:
+        return
+    digest = digest or sources_digest()
+    for place in places or cache_places():
+        mark = os.path.join(place, "__pycache__" if place == PACKAGE else "", SOURCES_MARK)
+        try:
+            with open(mark) as stored:
+                if stored.read() == digest:
+                    continue
+        except OSError:
+            pass
+        try:
+            for folder, _, files in os.walk(place):
+                if "refml_fast" not in os.path.abspath(folder):
+                    continue
+                for name in files:
+                    if name.endswith((".nbi", ".nbc")):
+                        os.remove(os.path.join(folder, name))
+            os.makedirs(os.path.dirname(mark), exist_ok=True)
+            with open(mark, "w") as stored:
+                stored.write(digest)
+        except OSError:
+            pass
+
+
+def command_line_backend():
+    """(refml_fast, notice) for ``python -m refml ... --fast``, found through the entry point
+    ``refml.backends`` so that refml never imports refml_fast; the notice (or None) tells
+    that the kernels are about to be compiled."""
+    import refml_fast
+
+    notice = None
+    if cold_cache():
+        notice = ("refml_fast: compiling its Numba kernels (first run only, up to a minute; "
+                  "later runs load them from the cache)...")
+    return refml_fast, notice
+
+
+drop_stale_kernels()

@@ -1,0 +1,122 @@
+"""The SVM of refml.svm with SMO, kernel rows and scores as Numba kernels (refml_fast.svm.smo,
+refml_fast.svm.gram).
+
+Only the hot methods are overridden: solving the dual, the gamma="scale" sum, beta from the
+support vectors, the scores f(x) - beta_0, and the support set and alpha_i y_i on arrays.
+The intercept and the KKT measures are refml's own functions compiled by Numba; primal recovery,
+warnings and validation are refml's, unchanged, so support sets, coefficients and
+predictions are identical to refml's.
+"""
+
+import numpy as np
+
+from refml.svm import svc as reference
+from refml_fast.core.base import FastMixin
+from refml_fast.runtime.options import kernel
+from refml_fast.runtime.threads import run_parallel
+from refml_fast.svm import gram as _gram
+from refml_fast.svm import kernel_rows as _kernel_rows
+from refml_fast.svm import smo as _smo
+
+# About the serial seconds of a score's parts (``_raw_scores``), one core, measured: a term of a
+# kernel sum in lanes (poly 8,891 x 66 with 13 support vectors: 0.7 ms, 1,431 x 65 with 135:
+# 0.6 ms), libm's exp (rbf 10,000 x 20 with 1,876: 141 ms, nearly all exp), poly's power,
+# a term of beta'x.  The scores go to the threads from SCORES_FROM seconds of it when the
+# cores are free (``run_parallel``; a size of 1 is SCORES_FROM's 0.2 ms).
+LANE_TERM_SECONDS, EXP_SECONDS, POWER_SECONDS = 0.07e-9, 7e-9, 0.5e-9
+LINEAR_SCORE_SECONDS, SCORES_FROM = 0.25e-9, 2e-4
+
+
+class SVC(FastMixin, reference.SVC):
+    __doc__ = reference.SVC.__doc__
+
+    @staticmethod
+    def _scale_gamma(X):
+        return float(_gram.scale_gamma(X))
+
+    def _kernel_diagonal(self, X):
+        return _gram.diagonal_and_norms(X, _gram.KERNEL_CODES[self.kernel], self.gamma_,
+                                       self.degree, float(self.coef0))[0]
+
+    @staticmethod
+    def _all_finite(values):
+        return bool(np.isfinite(values).all())
+
+    @staticmethod
+    def signs_from_codes(codes):
+        return np.where(np.asarray(codes) == 1, 1.0, -1.0)
+
+    def _solve_dual(self, X, y, C, diagonal):
+        n = X.shape[0]
+        alpha = np.empty(n)
+        v = np.empty(n)
+        cache = _kernel_rows.row_cache(n)
+        code = _gram.KERNEL_CODES[self.kernel]
+        with _kernel_rows.row_panels(X, code) as panels:
+            n_iter, status = _smo.smo(
+                X, panels, y, code, self.gamma_, self.degree,
+                float(self.coef0), C, float(self.tol), self.max_iter, alpha, cache, v, diagonal)
+        _kernel_rows.give_back(cache)
+        gradient = -y * v                             # G_t = -y_t v_t, exactly refml's G
+        scores = y * (gradient + 1.0)                 # refml's scores_from_gradient
+        return alpha, int(n_iter), _smo.STATUS[int(status)], scores
+
+    @staticmethod
+    def _support(alpha):
+        return np.flatnonzero(np.asarray(alpha) > 0.0)
+
+    @staticmethod
+    def _signed_multipliers(alpha, y, support):
+        return np.asarray(alpha)[support] * y[support]
+
+    @staticmethod
+    def _rows(X, support):
+        return X[support]
+
+    def _training_scores(self, X):
+        return self._raw_scores(X).tolist()       # Python floats: same values, faster loops
+
+    @staticmethod
+    def _intercept(alpha, y, scores, C):
+        as_array = np.asarray
+        return float(compiled_intercept(as_array(alpha, dtype=np.float64), y,
+                                        as_array(scores, dtype=np.float64), C))
+
+    # refml's own O(n) measures, compiled (the same floats, without Python's loop cost)
+    _kkt_violations = staticmethod(kernel(reference.kkt_violations))
+    _beta_norm_squared = staticmethod(kernel(reference.beta_norm_squared))
+    _objectives = staticmethod(kernel(reference.objectives))
+
+    def _measure(self, alpha, y, scores, C):
+        as_array = np.asarray
+        return super()._measure(as_array(alpha, dtype=np.float64), as_array(y, dtype=np.float64),
+                                as_array(scores, dtype=np.float64), C)
+
+    def _primal_coef(self):
+        beta = np.empty(self.n_features_in_)
+        _gram.primal_coef(self.dual_coef_, self.support_vectors_, beta)
+        return beta
+
+    def _raw_scores(self, X):
+        scores = np.empty(X.shape[0])
+        coef = self.coef_ if self.kernel == "linear" else np.empty(0)
+        n, d = X.shape
+        if self.kernel == "linear":
+            seconds = n * d * LINEAR_SCORE_SECONDS
+        else:                               # libm's exp a value for rbf
+            seconds = n * len(self.dual_coef_) * (d * LANE_TERM_SECONDS + (
+                EXP_SECONDS if self.kernel == "rbf" else POWER_SECONDS))
+        run_parallel(_gram.raw_scores_parallel, _gram.raw_scores, seconds / SCORES_FROM,
+                     X, _gram.KERNEL_CODES[self.kernel], coef, self.dual_coef_,
+                     np.ascontiguousarray(self.support_vectors_), self.gamma_, self.degree,
+                     float(self.coef0), scores, unit_seconds=2e-4)
+        return scores
+
+    def _decision_values(self, X):
+        return self._raw_scores(X) + self.intercept_
+
+    def _predict_codes(self, X):
+        return (self._decision_values(X) >= 0.0).astype(np.int64)
+
+
+compiled_intercept = kernel(reference.intercept)

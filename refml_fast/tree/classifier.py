@@ -1,0 +1,187 @@
+"""Classification trees over numpy arrays: refml.tree with the growth and the descent as
+Numba kernels (``_tree_kernels``).  Identical trees to refml's: same thresholds, same
+class totals, same node ids, same random feature draws (conformance/t18_parity_tree.py).
+
+Only the hot methods are overridden: growing, the leaf lookup,
+and the vectorised leaf votes and frequencies.  Pruning is refml's code run on the arrays'
+contents (it is linear in the number of nodes).
+"""
+
+import numpy as np
+
+from refml.tree import classifier as reference
+from refml.tree.split import Tree
+from refml_fast.core.base import FastMixin
+from refml_fast.core.random import state_array, store_state
+from refml_fast.tree import grow, kernels
+
+INT_FIELDS = ("children_left", "children_right", "feature", "n_node_samples")
+
+
+def row_id_dtype(n_rows):
+    """int32 row ids while they fit, int64 beyond."""
+    return np.int32 if n_rows < 2 ** 31 else np.int64
+
+
+RANK_BLOCK = 2 ** 19  # entries of X ranked per call of numpy's sort (8 MiB of keys and words)
+
+
+def sorted_key_blocks(X):
+    """(first, packed, keys) for blocks of X's columns, column first + c sorted in
+    packed[c]: each value as a 64-bit key whose unsigned order is the values' order
+    (``keys``), its high half packed over the row id (``_tree_kernels.column_keys``).  numpy
+    sorts those plain integers about three times as fast as it argsorts floats; the runs
+    that share a high half are put in order by their low halves afterwards
+    (``ranks_from_keys``).  Rows < 2^32."""
+    n, d = X.shape
+    width = max(1, min(d, RANK_BLOCK // max(1, n)))
+    bits = np.ascontiguousarray(X, dtype=np.float64).view(np.uint64)
+    for first in range(0, d, width):
+        count = min(width, d - first)
+        keys = np.empty((count, n), dtype=np.uint64)
+        packed = np.empty((count, n), dtype=np.uint64)
+        kernels.column_keys(bits, first, keys, packed)
+        packed.sort(axis=1)
+        yield first, packed, keys
+
+
+def all_ranks(X):
+    """The (d, n) dense ranks of X's columns: ranks[j, i] = the number of distinct values
+    below X[i, j] (int32 while row ids fit), from ``sorted_key_blocks`` (from numpy's
+    argsort for 2^32 rows or more, whose ids do not fit beside a half)."""
+    n = X.shape[0]
+    ranks = np.empty((X.shape[1], n), dtype=row_id_dtype(n))
+    if n >= 2 ** 32:
+        for j in range(X.shape[1]):
+            column = np.ascontiguousarray(X[:, j])
+            kernels.rank_column(column, np.argsort(column), ranks[j])
+        return ranks
+    group, none = np.empty(n, dtype=np.uint64), np.empty((0, 0), dtype=ranks.dtype)
+    for first, packed, keys in sorted_key_blocks(X):
+        kernels.ranks_from_keys(packed, keys, np.empty(0, dtype=np.bool_),
+                                ranks[first:first + packed.shape[0]], none, none, group)
+    return ranks
+
+
+def sorts_at_nodes(n_features, n_candidates, n_rows):
+    """Whether a tree orders each node's rows per searched feature (``_tree_grow``) rather
+    than partitioning presorted segments of all d features: when it searches at most 2/5 of
+    the features (measured: sorting was 2x faster at 15% of d, equal at 50%), and row ids
+    fit in 32 bits."""
+    return 5 * n_candidates <= 2 * n_features and n_rows < 2 ** 31
+
+
+def whole_weights(weights):
+    """Whether every weight is a whole number and their total W is at most 2^26, so that
+    the Gini sums of a node (at most 2 W^2) are exact integers in floats
+    (``_tree_kernels.scan_whole_gini``)."""
+    return bool(np.all(weights == np.floor(weights)) and weights.sum() <= 2.0 ** 26)
+
+
+def presort(X, kept_rows, ranks=None):
+    """(sorted_rows, sorted_ranks): for every feature j, the ``kept_rows`` (ascending) in
+    (rank, row id) order and their ranks.  From ``ranks`` (d, n) when given (an
+    ensemble's), by counting sort; else straight from the sorted keys
+    (``sorted_key_blocks``)."""
+    n_features, n_kept = X.shape[1], kept_rows.shape[0]
+    sorted_rows = np.empty((n_features, n_kept), dtype=kept_rows.dtype)
+    sorted_ranks = np.empty((n_features, n_kept), dtype=kept_rows.dtype)
+    n = X.shape[0]
+    if ranks is None and n < 2 ** 32:
+        kept = np.zeros(n, dtype=np.bool_)
+        kept[kept_rows] = True
+        group, none = np.empty(n, dtype=np.uint64), np.empty((0, 0), dtype=kept_rows.dtype)
+        for first, packed, keys in sorted_key_blocks(X):
+            stop = first + packed.shape[0]
+            kernels.ranks_from_keys(packed, keys, kept, none, sorted_rows[first:stop],
+                                    sorted_ranks[first:stop], group)
+        return sorted_rows, sorted_ranks
+    ranks = all_ranks(X) if ranks is None else ranks
+    starts = np.empty(n + 1, dtype=np.int64)
+    for j in range(n_features):
+        kernels.sort_by_rank(ranks[j], kept_rows, starts, sorted_rows[j], sorted_ranks[j])
+    return sorted_rows, sorted_ranks
+
+
+class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
+    __doc__ = reference.DecisionTreeClassifier.__doc__
+
+    def _grow(self, X, codes, weights, settings, rng):
+        kept_rows = np.flatnonzero(weights > 0.0).astype(row_id_dtype(X.shape[0]))
+        n_rows, n_features = kept_rows.shape[0], X.shape[1]
+        sorting = sorts_at_nodes(n_features, settings["n_candidates"], n_rows)
+        ranks = self._ranks(X, sorting)
+        if sorting:  # no presorted segments
+            sorted_rows = sorted_ranks = np.empty((n_features, 0), dtype=kept_rows.dtype)
+        else:
+            sorted_rows, sorted_ranks = presort(X, kept_rows, ranks)
+        if ranks is None:
+            ranks = np.empty((n_features, 0), dtype=kept_rows.dtype)
+        capacity = 2 * n_rows - 1
+        if settings["max_depth"] is not None and settings["max_depth"] < 40:
+            capacity = min(capacity, 2 ** (settings["max_depth"] + 1) - 1)
+        nodes = np.empty((capacity, 4), dtype=np.int64)
+        thresholds = np.empty(capacity)
+        values = np.empty((capacity, self.n_classes_))
+        max_depth = -1 if settings["max_depth"] is None else settings["max_depth"]
+        whole_gini = int(settings["criterion"] == kernels.GINI and whole_weights(weights))
+        if whole_gini and np.all(weights[kept_rows] == 1.0):
+            whole_gini = 2  # every kept row's weight is 1: the scans need not read them
+        int_settings = np.array([settings["criterion"], max_depth, settings["n_candidates"],
+                                 sorting, whole_gini], dtype=np.int64)
+        state = state_array(rng)
+        node_count = grow.grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks,
+                                    np.ascontiguousarray(codes), weights, int_settings,
+                                    float(settings["min_samples_split"]), state, nodes,
+                                    thresholds, values)
+        store_state(rng, state)
+        return self._tree_from_arrays(nodes[:node_count], thresholds[:node_count],
+                                      values[:node_count], settings["criterion"])
+
+    def _ranks(self, X, needed):
+        """The (d, n) dense ranks of X's columns when ``needed`` (nodes that sort read
+        them), else None (the presort ranks one column at a time).  An ensemble shadows
+        this per member with the ranks of one ranking of the whole training set
+        (refml_fast.ensemble)."""
+        return all_ranks(X) if needed else None
+
+    def _tree_from_arrays(self, nodes, thresholds, values, criterion):
+        tree = Tree(self.n_classes_)
+        tree.children_left = nodes[:, kernels.LEFT].copy()
+        tree.children_right = nodes[:, kernels.RIGHT].copy()
+        tree.feature = nodes[:, kernels.FEATURE].copy()
+        tree.n_node_samples = nodes[:, kernels.N_ROWS].copy()
+        tree.threshold = thresholds.copy()
+        tree.value = values.copy()
+        tree.impurity = np.empty(len(thresholds))
+        tree.weighted_n_node_samples = np.empty(len(thresholds))
+        kernels.node_summaries(tree.value, criterion, tree.impurity,
+                               tree.weighted_n_node_samples)
+        return tree
+
+    def _prune(self, tree):
+        if float(self.ccp_alpha) == 0.0:
+            return tree
+        as_lists = Tree(tree.n_classes)
+        for name in Tree.FIELDS:
+            setattr(as_lists, name, getattr(tree, name).tolist())
+        pruned = super()._prune(as_lists)
+        for name in Tree.FIELDS:
+            dtype = np.int64 if name in INT_FIELDS else np.float64
+            setattr(pruned, name, np.array(getattr(pruned, name), dtype=dtype))
+        pruned.value = pruned.value.reshape(-1, tree.n_classes)
+        return pruned
+
+    def _apply(self, X):
+        tree = self.tree_
+        leaves = np.empty(X.shape[0], dtype=np.int64)
+        kernels.apply_tree(X, tree.children_left, tree.children_right, tree.feature,
+                           tree.threshold, leaves)
+        return leaves
+
+    def _leaf_codes(self, leaves):
+        return np.argmax(self.tree_.value[leaves], axis=1)  # the first maximum on ties
+
+    def _leaf_proba(self, leaves):
+        tree = self.tree_
+        return tree.value[leaves] / tree.weighted_n_node_samples[leaves][:, None]

@@ -1,0 +1,344 @@
+"""Growing a classification tree: the node loop, and the two ways a tree gives a node's
+searched features its rows in order.
+
+Either way a searched feature sees the node's rows ordered by (rank, row id), the order
+refml's split search visits them in, so the scans (``_tree_kernels``), the thresholds and
+the tree are the same whichever way the tree took (tested both ways on the same data).
+
+- Presorted segments.  ``sorted_rows[j]`` / ``sorted_ranks[j]`` hold the tree's rows in
+  feature j's order; a node owns the segment [start, end) of every feature, and a split
+  partitions all d segments stably (left rows first): no sorting after the presort, but
+  O(d n_node) per split whatever the number m of searched features.  Best when m = d (a
+  single tree searches every feature).
+- Sorting at every node.  A node's rows sit in ``rows[start:end]`` in ascending row ids
+  (the root's kept rows are ascending and partitions are stable); each searched feature
+  orders them by rank with a stable linear sort (``order_by_rank``), and a split
+  partitions ``rows`` only: O(m n_node) per split.  Best when m is a fraction of d: a
+  random forest searches sqrt(d) features, and scikit-learn's splitter too sorts at every
+  node (with a comparison sort).
+
+The caller picks the way per tree (``settings[3]``; ``refml_fast.tree.sorts_at_nodes``).
+"""
+
+import numpy as np
+
+from refml_fast.core.random import randbelow
+from refml_fast.runtime.options import kernel
+from refml_fast.tree.kernels import (
+    FEATURE,
+    LEAF,
+    LEFT,
+    N_ROWS,
+    RIGHT,
+    scan_feature,
+    scan_whole_gini,
+    total_weight,
+)
+
+MAX_BUCKETS = 2 ** 16  # of one counting pass
+# Columns of the stack of pending nodes.
+START, END, DEPTH, PARENT, SIDE = 0, 1, 2, 3, 4
+
+
+@kernel(refcounts=False)
+def not_constant(sorted_ranks, ranks, rows, j, start, end, sorting):
+    """Whether feature j takes two values or more on the node's rows."""
+    if not sorting:
+        return sorted_ranks[j, start] < sorted_ranks[j, end - 1]
+    first = ranks[j, rows[start]]
+    for p in range(start + 1, end):
+        if ranks[j, rows[p]] != first:
+            return True
+    return False
+
+
+@kernel(refcounts=False)
+def select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates, state,
+                    order, selected):
+    """Mark in ``selected`` the features searched at a node (refml's candidate_features).
+
+    All non-constant features when n_candidates >= d; otherwise a partial Fisher-Yates draw
+    of 0..d-1 until n_candidates non-constant features are found or all d are drawn.
+    """
+    n_features = selected.shape[0]
+    for j in range(n_features):
+        selected[j] = False
+    if n_candidates >= n_features:
+        for j in range(n_features):
+            selected[j] = not_constant(sorted_ranks, ranks, rows, j, start, end, sorting)
+        return
+    for j in range(n_features):
+        order[j] = j
+    n_chosen = 0
+    i = 0
+    while i < n_features and n_chosen < n_candidates:
+        j = i + randbelow(state, n_features - i)
+        order[i], order[j] = order[j], order[i]
+        f = order[i]
+        if not_constant(sorted_ranks, ranks, rows, f, start, end, sorting):
+            selected[f] = True
+            n_chosen += 1
+        i += 1
+
+
+@kernel(refcounts=False)
+def scan(rows, ranks, X, feature, codes, weights, criterion, whole_gini, best_cost, scratch,
+         best_counts):
+    """``scan_whole_gini`` when it applies (the same costs, faster; ``whole_gini`` 2: every
+    weight is 1), else ``scan_feature``."""
+    if whole_gini:
+        return scan_whole_gini(rows, ranks, X, feature, codes, weights, whole_gini == 2,
+                               best_cost, scratch, best_counts)
+    return scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost,
+                        scratch, best_counts)
+
+
+@kernel(refcounts=False)
+def order_by_rank(ranks_j, node_rows, out_rows, out_ranks, tmp_rows, tmp_ranks, counts):
+    """``out_rows[:m]`` / ``out_ranks[:m]``: the node's rows (ascending row ids) in a stable
+    order by their ranks ``ranks_j``, so by (rank, row id).  A linear sort: one counting
+    pass when the node's ranks span a short range, else radix passes of 8 or 11 bits over
+    rank - lowest (a comparison sort cost ~30 ns a row here, branches mispredicted);
+    insertion for a handful of rows.  ``counts``: scratch of MAX_BUCKETS + 2.
+    """
+    m = node_rows.shape[0]
+    lo = ranks_j[node_rows[0]]
+    hi = lo
+    for p in range(m):
+        row = node_rows[p]
+        r = ranks_j[row]
+        tmp_rows[p] = row
+        tmp_ranks[p] = r
+        lo = min(lo, r)
+        hi = max(hi, r)
+    if m <= 24:
+        for p in range(m):
+            row, r = tmp_rows[p], tmp_ranks[p]
+            q = p
+            while q > 0 and out_ranks[q - 1] > r:
+                out_rows[q] = out_rows[q - 1]
+                out_ranks[q] = out_ranks[q - 1]
+                q -= 1
+            out_rows[q] = row
+            out_ranks[q] = r
+        return
+    width = 1  # bits of rank - lo
+    while (hi - lo) >> width:
+        width += 1
+    if (1 << width) <= min(4 * m + 512, MAX_BUCKETS):
+        bits = width  # one counting pass over every bucket
+    else:
+        bits = 8 if m < 2048 else 11
+    passes = (width + bits - 1) // bits
+    src_rows, src_ranks, dst_rows, dst_ranks = tmp_rows, tmp_ranks, out_rows, out_ranks
+    for step in range(passes):
+        counting_pass(src_rows, src_ranks, dst_rows, dst_ranks, m, lo, bits * step,
+                      (1 << bits) - 1, counts)
+        src_rows, src_ranks, dst_rows, dst_ranks = dst_rows, dst_ranks, src_rows, src_ranks
+    if passes % 2 == 0:  # the last pass wrote into the scratch arrays
+        for p in range(m):
+            out_rows[p] = tmp_rows[p]
+            out_ranks[p] = tmp_ranks[p]
+
+
+@kernel(refcounts=False)
+def counting_pass(src_rows, src_ranks, dst_rows, dst_ranks, m, lo, shift, mask, counts):
+    """One stable counting-sort pass of the first m entries by ((rank - lo) >> shift) & mask."""
+    counts[:mask + 2] = 0
+    for p in range(m):
+        counts[((src_ranks[p] - lo) >> shift & mask) + 1] += 1
+    for b in range(mask + 1):
+        counts[b + 1] += counts[b]
+    for p in range(m):
+        r = src_ranks[p]
+        b = (r - lo) >> shift & mask
+        dst_rows[counts[b]] = src_rows[p]
+        dst_ranks[counts[b]] = r
+        counts[b] += 1
+
+
+@kernel(refcounts=False)
+def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, counts, codes,
+               weights, start, end, criterion, whole_gini, selected, scratch, best_counts):
+    """(feature, rows on the left, threshold, highest rank on the left) of the best split of
+    the node [start, end), feature -1 if none; features in increasing j, strict improvement
+    only.  Each searched feature's rows in (rank, row id) order are its presorted segment,
+    or, when the tree sorts at its nodes, ``rows[start:end]`` (ascending row ids) ordered
+    by ``order_by_rank`` into ``buffers`` (4 rows of n_kept)."""
+    n_node = end - start
+    best_cost = np.inf
+    best_feature = LEAF
+    best_n_left = 0
+    best_threshold = 0.0
+    boundary = 0
+    for j in range(selected.shape[0]):
+        if not selected[j]:
+            continue
+        if sorting:
+            node_rows, node_ranks = buffers[0, :n_node], buffers[1, :n_node]
+            order_by_rank(ranks[j], rows[start:end], node_rows, node_ranks, buffers[2],
+                          buffers[3], counts)
+        else:
+            node_rows, node_ranks = sorted_rows[j, start:end], sorted_ranks[j, start:end]
+        cost, n_left, threshold = scan(node_rows, node_ranks, X, j, codes, weights,
+                                       criterion, whole_gini, best_cost, scratch, best_counts)
+        if n_left >= 0:
+            best_cost = cost
+            best_feature = j
+            best_n_left = n_left
+            best_threshold = threshold
+            boundary = node_ranks[n_left - 1]
+    return best_feature, best_n_left, best_threshold, boundary
+
+
+@kernel(refcounts=False)
+def partition_node(sorted_rows, sorted_ranks, start, end, feature, n_left, goes_left,
+                   row_buffer, rank_buffer):
+    """Stable partition of every feature's segment: the first n_left rows of ``feature``."""
+    for p in range(start, end):
+        goes_left[sorted_rows[feature, p]] = p < start + n_left
+    for j in range(sorted_rows.shape[0]):
+        if j == feature:
+            continue
+        write = start
+        n_right = 0
+        for p in range(start, end):
+            row = sorted_rows[j, p]
+            rank = sorted_ranks[j, p]
+            left = goes_left[row]
+            sorted_rows[j, write] = row        # both sides written, one count moved:
+            sorted_ranks[j, write] = rank      # no branch on the side (write <= p)
+            row_buffer[n_right] = row
+            rank_buffer[n_right] = rank
+            write += left
+            n_right += 1 - left
+        for r in range(n_right):
+            sorted_rows[j, write + r] = row_buffer[r]
+            sorted_ranks[j, write + r] = rank_buffer[r]
+
+
+@kernel(refcounts=False)
+def partition_rows(ranks, rows, start, end, feature, boundary, row_buffer):
+    """Stable partition of ``rows[start:end]``: rank <= boundary on ``feature`` first."""
+    write = start
+    n_right = 0
+    for p in range(start, end):
+        row = rows[p]
+        left = ranks[feature, row] <= boundary
+        rows[write] = row                      # both sides written, one count moved
+        row_buffer[n_right] = row
+        write += left
+        n_right += 1 - left
+    for r in range(n_right):
+        rows[write + r] = row_buffer[r]
+
+
+@kernel(refcounts=False)
+def push(stack, stack_counts, top, start, end, depth, parent, side, counts):
+    """Put a pending node on the stack at position ``top``."""
+    stack[top, START] = start
+    stack[top, END] = end
+    stack[top, DEPTH] = depth
+    stack[top, PARENT] = parent
+    stack[top, SIDE] = side
+    for k in range(counts.shape[0]):
+        stack_counts[top, k] = counts[k]
+
+
+@kernel(refcounts=False)
+def is_leaf(counts, depth, max_depth, min_samples_split):
+    """refml's stopping rules: depth limit (-1: none), W < n0, purity."""
+    if max_depth >= 0 and depth >= max_depth:
+        return True
+    if total_weight(counts) < min_samples_split:
+        return True
+    n_positive = 0
+    for k in range(counts.shape[0]):
+        if counts[k] > 0.0:
+            n_positive += 1
+    return n_positive <= 1
+
+
+@kernel
+def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, settings,
+              min_samples_split, state, nodes, thresholds, values):
+    """Grow the tree depth first, left child first; returns the number of nodes.
+
+    ``X`` (n, d); ``kept_rows``: the rows of positive weight, ascending.  Sorting at nodes:
+    ``ranks`` (d, n), the dense ranks of every column.  Otherwise ``sorted_rows`` and
+    ``sorted_ranks`` (d, n_kept): the kept rows sorted by (rank, index) per feature, and
+    their ranks (``sort_by_rank``).  The arrays a tree does not use may be (d, 0).
+    ``codes``, ``weights``: per row of X.
+
+    ``settings``: int64 [criterion, max_depth (-1: none), n_candidates, sorting (1: sort at
+    every node), whole_gini (1 when the Gini scans may use ``scan_whole_gini``, 2 when
+    moreover every kept row's weight is 1)].  Outputs
+    (allocated by the caller with room for every node): ``nodes`` int64 (capacity, 4) with
+    columns LEFT, RIGHT, FEATURE, N_ROWS; ``thresholds`` float64 (capacity,); ``values``
+    float64 (capacity, K), the weighted class totals.  ``state``: the SplitMix64 state,
+    advanced.
+    """
+    criterion, max_depth, n_candidates = settings[0], settings[1], settings[2]
+    sorting, whole_gini = settings[3] != 0, settings[4]
+    n_features, n_rows = X.shape[1], kept_rows.shape[0]
+    n_classes = values.shape[1]
+    # Pending nodes: one pops, two push, so at most one right sibling per level of the
+    # current path plus the current pair wait: depth + 2 entries, never more than n + 1.
+    room = n_rows + 1 if max_depth < 0 else min(n_rows + 1, max_depth + 2)
+    stack = np.zeros((room, 5), dtype=np.int64)
+    stack_counts = np.zeros((room, n_classes))
+    for i in range(X.shape[0]):  # the root's class totals, in index order
+        if weights[i] > 0.0:
+            stack_counts[0, codes[i]] += weights[i]
+    stack[0, END] = n_rows
+    stack[0, PARENT] = LEAF
+    n_pending = 1
+    order = np.empty(n_features, dtype=np.int64)
+    selected = np.empty(n_features, dtype=np.bool_)
+    scratch = np.empty((4, n_classes))
+    best_counts = np.empty((2, n_classes))
+    goes_left = np.empty(X.shape[0], dtype=np.bool_)
+    row_buffer = np.empty(n_rows, dtype=kept_rows.dtype)
+    rank_buffer = np.empty(n_rows if not sorting else 0, dtype=kept_rows.dtype)
+    rows = kept_rows.copy()  # sorting: every node's rows, in its segment
+    buffers = np.empty((4, n_rows if sorting else 0), dtype=kept_rows.dtype)
+    buckets = np.empty(MAX_BUCKETS + 2, dtype=np.int64)
+    node_count = 0
+    while n_pending > 0:
+        n_pending -= 1
+        start, end, depth = stack[n_pending, START], stack[n_pending, END], stack[n_pending, DEPTH]
+        parent, side = stack[n_pending, PARENT], stack[n_pending, SIDE]
+        node = node_count
+        node_count += 1
+        counts = values[node]
+        for k in range(n_classes):
+            counts[k] = stack_counts[n_pending, k]
+        nodes[node, LEFT] = LEAF
+        nodes[node, RIGHT] = LEAF
+        nodes[node, FEATURE] = LEAF
+        nodes[node, N_ROWS] = end - start
+        thresholds[node] = 0.0
+        if parent != LEAF:
+            nodes[parent, side] = node
+        if is_leaf(counts, depth, max_depth, min_samples_split):
+            continue
+        select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates, state,
+                        order, selected)
+        feature, n_left, threshold, boundary = find_split(
+            X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets, codes, weights,
+            start, end, criterion, whole_gini, selected, scratch, best_counts)
+        if feature == LEAF:
+            continue
+        if sorting:
+            partition_rows(ranks, rows, start, end, feature, boundary, row_buffer)
+        else:
+            partition_node(sorted_rows, sorted_ranks, start, end, feature, n_left, goes_left,
+                           row_buffer, rank_buffer)
+        nodes[node, FEATURE] = feature
+        thresholds[node] = threshold
+        middle = start + n_left  # push the right child, then the left (popped first)
+        push(stack, stack_counts, n_pending, middle, end, depth + 1, node, RIGHT, best_counts[1])
+        push(stack, stack_counts, n_pending + 1, start, middle, depth + 1, node, LEFT,
+             best_counts[0])
+        n_pending += 2
+    return node_count
