@@ -4,7 +4,8 @@ Its modules, in reading order:
 
 - losses: the 0-1 loss and its surrogates, the empirical risk
 - decision: the Bayes decision from a posterior, under the 0-1 loss or a loss matrix
-- gaussian, distributions: the known distributions the chapter reasons about
+- gaussian, distributions: the known distributions the chapter reasons about, with what
+  they share (checks, Monte Carlo risks) in known
 - rule: the Bayes classifier of a known distribution, and the risk of any classifier
 - plug_in: the plug-in rule (Theorem 2.2)
 """

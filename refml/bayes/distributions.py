@@ -11,7 +11,7 @@ smallest risk of any rule (Theorem 2.1).  Each distribution here offers
 and the attributes ``classes`` (sorted) and ``n_features`` (the dimension d of X).
 
 * ``FiniteDistribution``: a joint table over finitely many points and K classes.
-* ``GaussianClasses``: Gaussian class-conditional densities (defined in ``_gaussian.py``).
+* ``GaussianClasses``: Gaussian class-conditional densities (``gaussian``).
 * ``PassFailExample``: [Wainwright-L2] section 2.3.2.
 * ``make_separable``: a linearly separable data set with a known separator (eq. 2.25).
 """
@@ -20,9 +20,9 @@ import bisect
 import math
 
 from refml.bayes.decision import check_loss, decision_index, expected_losses
-from refml.bayes.gaussian import (
+from refml.bayes.gaussian import GaussianClasses
+from refml.bayes.known import (
     PROBABILITY_TOLERANCE,
-    GaussianClasses,
     check_classes,
     check_dimension,
     check_sample_size,

@@ -24,7 +24,8 @@ conformance/t02_plug_in.py checks.
 from refml.bayes import gaussian
 from refml.bayes.decision import bayes_decision, check_loss
 from refml.bayes.distributions import FiniteDistribution, GaussianClasses, PassFailExample
-from refml.bayes.gaussian import linear_rule_risk, monte_carlo_risk
+from refml.bayes.gaussian import linear_rule_risk
+from refml.bayes.known import monte_carlo_risk
 from refml.core.base import Classifier
 
 

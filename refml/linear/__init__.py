@@ -4,8 +4,8 @@
 Its modules, in reading order:
 
 - least_squares: the least-squares plug-in classifier
-- logistic: logistic regression (the model, the likelihood, the estimator), with its solvers
--   in logistic_solvers and its convergence report in logistic_report
+- logistic: logistic regression (the model, the likelihood, the estimator), with its
+  solvers (Newton, L-BFGS) in logistic_solvers
 - sgd: projected SGD with Polyak-Ruppert averaging
 - separability: linear separability decided exactly by an LP
 """

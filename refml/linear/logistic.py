@@ -40,12 +40,12 @@ Quasi-complete separation (separable up to points on the boundary) is not detect
 
 import math
 
-from refml.core import linalg, validation
-from refml.core.base import Classifier
+from refml.core import caller, linalg, validation
+from refml.core.base import Classifier, ConvergenceWarning
 from refml.core.random import check_random_state
-from refml.linear import logistic_report as report
 from refml.linear import logistic_solvers as solvers
 from refml.linear.least_squares import LeastSquaresClassifier, check_gram_scale
+from refml.linear.logistic_solvers import augmented, scores
 
 CONVENTIONS = ("zero_one", "plus_minus")
 
@@ -171,6 +171,47 @@ def convention_labels(y, n_samples, convention):
     return [float(label) for label in labels]
 
 
+# ----------------------------------------------------------------------------------------
+# The end of a fit: separated training data (no maximiser), or why the solver stopped.
+
+
+def separates(X, codes, theta, n_classes, fit_intercept):
+    """True when every training point's own class has the strictly largest score.
+
+    Then theta -> c theta, c -> infinity, increases the likelihood to 1: no maximiser.
+    """
+    for x, y in zip(X, codes):
+        z = [0.0] + scores(theta, augmented(x, fit_intercept), n_classes - 1)
+        for k, value in enumerate(z):
+            if k != y and not z[y] > value:
+                return False
+    return True
+
+
+def convergence_report(model, X, codes, theta, converged, max_iter):
+    """``model``'s converged_, with a ConvergenceWarning when False."""
+    name = f"LogisticRegression(solver={model.solver_!r})"
+    if model.alpha == 0.0 and model._separates(X, codes, theta):
+        warn_convergence(
+            f"{name}: the training data are separable (the fitted model classifies "
+            "every point strictly correctly), so the maximum-likelihood estimate does "
+            "not exist; the coefficients are a finite point on a path to infinity. "
+            "Set alpha > 0 for a finite maximiser.")
+        return False
+    if not converged:
+        reason = (f"reached max_iter={max_iter}" if model.n_iter_ == max_iter
+                  else "stopped: no further decrease found at working precision")
+        advice = ("increase max_iter or tol" if model.solver_ in ("newton", "lbfgs") else
+                  "increase max_iter or learning_rate, or use solver='newton'")
+        warn_convergence(f"{name} did not converge ({reason}; tol={model.tol}): {advice}.")
+    return converged
+
+
+def warn_convergence(message):
+    """A ConvergenceWarning at the line that called ``fit``."""
+    caller.warn(message, ConvergenceWarning)
+
+
 class LogisticRegression(Classifier):
     """Binary and multinomial logistic regression with reference class 0 ([MATH412], [Yan]).
 
@@ -289,7 +330,7 @@ class LogisticRegression(Classifier):
                                  self.learning_rate_, self.power_t, rng)
         theta, self.n_iter_, converged, self.loss_curve_ = result
         self._store(theta, p)
-        self.converged_ = report.report(self, X, codes, theta, converged, max_iter)
+        self.converged_ = convergence_report(self, X, codes, theta, converged, max_iter)
 
     def _lbfgs(self, X, codes, theta, max_iter, tol):
         """``logistic_solvers.lbfgs`` on lists (refml_fast runs the same steps on arrays)."""
@@ -340,7 +381,7 @@ class LogisticRegression(Classifier):
         return largest
 
     def _separates(self, X, codes, theta):
-        return report.separates(X, codes, theta, len(self.classes_), self.fit_intercept)
+        return separates(X, codes, theta, len(self.classes_), self.fit_intercept)
 
     def _scores(self, X):
         """z_ik = w_k'x_i + b_k for k = 1..K-1 (from ``coef_`` and ``intercept_``)."""

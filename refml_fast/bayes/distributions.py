@@ -10,7 +10,7 @@ risk of a rule's predictions (the same sum, i then k, as refml).  ``GaussianClas
 import numpy as np
 
 import refml.bayes.distributions as reference
-from refml.bayes.gaussian import check_dimension, check_sample_size
+from refml.bayes.known import check_dimension, check_sample_size
 from refml.core.random import check_random_state
 from refml_fast.core import arrays as _arrays
 from refml_fast.core import random as _random
