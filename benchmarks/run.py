@@ -190,9 +190,10 @@ def machine_line():
     except OSError:
         pass
     try:
-        import sklearnex
-        intelex = f", scikit-learn-intelex {sklearnex.__version__}"
-    except (ImportError, AttributeError):
+        from importlib.metadata import version
+
+        intelex = f", scikit-learn-intelex {version('scikit-learn-intelex')}"
+    except ImportError:
         intelex = ""
     return (f"{processor}, {os.cpu_count()} cores; Python {platform.python_version()}, "
             f"numpy {numpy.__version__}, numba {numba.__version__}, scikit-learn "

@@ -7,7 +7,7 @@ sigma(z) sigma(-z) <= 1/4 (at z = 0), so
     grad^2 f(w) <= (1/4) X'X   and   L = lambda_max(X'X) / 4 = ||X||_2^2 / 4
 
 bounds the curvature everywhere.  The code uses L_bound = min(trace, largest absolute row sum
-of X'X) / 4 >= L (``_linalg.largest_eigenvalue_bound``).  With eta <= 1/L the descent lemma
+of X'X) / 4 >= L (``linalg.largest_eigenvalue_bound``).  With eta <= 1/L the descent lemma
 gives f(w - eta g) <= f(w) - eta (1 - L eta / 2) ||g||^2 <= f(w) - (eta/2) ||g||^2, the
 quantitative form of [Yan]'s "for smooth L, GD is a descent algorithm".
 

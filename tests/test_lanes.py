@@ -1,4 +1,4 @@
-"""refml_fast's eight-lane float64 values (``_lanes``): each lane's sum and product are the
+"""refml_fast's eight-lane float64 values (``lanes``): each lane's sum and product are the
 IEEE operations on that lane, as refml's scalar ``a + b`` and ``a * b`` are."""
 
 import pytest

@@ -481,7 +481,7 @@ def test_the_kd_tree_leaves_the_callers_array_alone(d):
 
 @pytest.mark.fast
 def test_the_sorted_list_and_the_heap_keep_the_k_first_pairs():
-    """``_heap``: pairs offered in any order, with many equal keys (and equal keys at the
+    """``heap``: pairs offered in any order, with many equal keys (and equal keys at the
     boundary of the k kept), an infinity among them: the sorted list and the heap (sorted
     at the end) both hold the k first pairs by (key, index), in that order."""
     import numpy as np

@@ -343,7 +343,7 @@ def test_fast_gives_the_identical_coefficients_and_trajectory():
 @pytest.mark.parametrize("kind", ["whole numbers", "gaussian", "large"])
 def test_fast_mistakes_decided_in_lanes_or_in_refmls_order_give_the_same_floats(kind):
     """refml_fast decides a mistake from a sum in lanes when its sign is sure, else from
-    refml's sum (``_sure_sign``).  Whole numbers make margins of exactly 0 (refml's path,
+    refml's sum (``sure_sign``).  Whole numbers make margins of exactly 0 (refml's path,
     counted below on refml's trajectory); Gaussian rows are nearly all decided in lanes; a
     matrix of 2^20 entries also asks for rows ahead (``prefetch_row``).  Labels flipped at
     random keep the mistakes frequent.  With the early stop on, a mistake's margin is

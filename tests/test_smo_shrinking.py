@@ -147,7 +147,7 @@ def test_panels_hold_x_transposed():
 @pytest.mark.fast
 @pytest.mark.parametrize("kernel", ["linear", "rbf", "poly"])
 def test_a_row_from_panels_is_the_full_rows_floats(kernel):
-    """A row of K from X.T in panels (one per thread, ``_kernel_rows.panels_of``), computed
+    """A row of K from X.T in panels (one per thread, ``kernel_rows.panels_of``), computed
     panel after panel or a panel on each thread, complete or at the active points (four
     features a pass): at every column its value is refml's ``kernel_value``, bit for bit,
     for d from 1 to 9 (whole passes of four and the features after them), and a row at the
@@ -240,7 +240,7 @@ def test_panels_are_x_transposed_with_zero_padding():
 @pytest.mark.fast
 @pytest.mark.parametrize("kernel", ["rbf", "poly"])
 def test_scores_in_lanes_are_refmls_sums(kernel):
-    """``_gram.raw_scores`` adds eight rows' scores at once in the lanes of a vector and
+    """``gram.raw_scores`` adds eight rows' scores at once in the lanes of a vector and
     four support vectors' kernel sums at a time: each row's score is refml's
     ``sum_s a_s K(x_s, x)`` (``refml.svm.smo.kernel_value``, support vectors in order) bit for
     bit, for numbers of rows that leave the last vector partly empty, numbers of support
@@ -298,7 +298,7 @@ def test_a_first_fit_in_a_fresh_process_runs():
     """SMO's compiled code calls the rows' parallel kernel.  Compiled code that does so,
     loaded from Numba's cache into a process whose threading layer was never loaded, can
     call a null address (seen with a compiled loop calling ``row_into``), so
-    ``_kernel_rows.row_panels`` loads the layer before SMO runs.  Two fresh interpreters
+    ``kernel_rows.row_panels`` loads the layer before SMO runs.  Two fresh interpreters
     in a row (the second loads the kernels from the cache the first wrote), each fitting
     SVCs first thing."""
     import subprocess

@@ -1,4 +1,4 @@
-"""refml_fast's signs of dot products known without refml's order (``_sure_sign``): whenever
+"""refml_fast's signs of dot products known without refml's order (``sure_sign``): whenever
 ``sure`` says so, the sign of the lanes' sum is the sign of refml's left-to-right sum, never
 zero, on sums built to cancel, at every scale, with subnormals, infinities and NaN."""
 

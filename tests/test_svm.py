@@ -458,7 +458,7 @@ def test_solver_kernels_run_as_plain_python_with_the_same_result():
 
 @pytest.mark.fast
 def test_a_fit_reuses_the_cache_mapping_an_earlier_fit_gave_back(monkeypatch):
-    """The row cache's mapping goes back to ``_kernel_rows`` after a fit and the next fit
+    """The row cache's mapping goes back to ``kernel_rows`` after a fit and the next fit
     that fits in it takes it (stale rows in it change nothing: the same multipliers as a
     fit on a fresh cache); a larger fit maps its own, which then becomes the spare."""
     import mmap

@@ -21,7 +21,7 @@ class NotFittedError(ValueError, AttributeError):
     """Raised when an estimator is used before ``fit``.
 
     When scikit-learn is loaded, the instance raised is also one of
-    ``sklearn.exceptions.NotFittedError`` (``_interop.not_fitted_error``).
+    ``sklearn.exceptions.NotFittedError`` (``interop.not_fitted_error``).
     """
 
 
@@ -122,7 +122,7 @@ class DataEstimator(BaseEstimator):
     hooks of ``Classifier``) so that data travel as numpy arrays.
 
     Every subclass's ``fit`` and answering methods (predict, predict_proba, ...) are
-    wrapped by ``_interop``: answers come back in the caller's representation (lists for
+    wrapped by ``interop``: answers come back in the caller's representation (lists for
     lists, numpy arrays for array-likes), and a DataFrame's column names are recorded in
     ``feature_names_in_`` and checked at predict.
     """

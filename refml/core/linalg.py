@@ -78,12 +78,6 @@ def matvec(A, u):
     return [dot(row, u) for row in A]
 
 
-def matmul(A, B):
-    """A B."""
-    columns = transpose(B)
-    return [[dot(row, column) for column in columns] for row in A]
-
-
 def identity(n):
     return [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
 

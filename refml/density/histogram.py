@@ -9,7 +9,7 @@ and the bin width is chosen by minimising the leave-one-out risk estimate
 
     J_hat(h) = int f_hat^2 - (2/n) sum_i f_hat_(-i)(X_i)
 
-(MISE - int f^2 estimated; Theorem 2.5 gives the asymptotic h* in ``_bandwidth``).  In d
+(MISE - int f^2 estimated; Theorem 2.5 gives the asymptotic h* in ``bandwidth``).  In d
 dimensions the cells are products of bins and f_hat(x) = N_cell / (n prod_j h_j).  The
 module reads: 1. the estimate and J_hat, 2. the estimator and ``histogram_cv_risk``, which
 validate and store.  On the print: the closed-form J_hat lacks the 1/h of its second term

@@ -1,7 +1,7 @@
 """The kernel density estimate ([Yan], "Kernel Density Estimation", "Cross-validation",
 "Extension to higher dimension").
 
-Data X_1, ..., X_n ~ f, the rows of X.  With a kernel K (a density, ``_kernels``) and a
+Data X_1, ..., X_n ~ f, the rows of X.  With a kernel K (a density, ``kernels``) and a
 bandwidth h > 0,
 
     f_hat(x) = 1/(n h) sum_i K((x - X_i) / h),
@@ -15,7 +15,7 @@ The bandwidth is chosen by minimising the leave-one-out risk estimate
     J_hat(h) = int f_hat^2 - (2/n) sum_i f_hat_(-i)(X_i),
 
 an estimate of MISE - int f^2 (Theorem 2.4: MISE = int b^2 + int v), or by Silverman's
-rule, or as Theorem 2.6's h* (``_bandwidth``).  The module reads: 1. f_hat, 2. J_hat and
+rule, or as Theorem 2.6's h* (``bandwidth``).  The module reads: 1. f_hat, 2. J_hat and
 the bandwidth it picks, 3. the estimator and ``kde_cv_risk``, which validate and store.
 On the print: the printed J_hat is the large-n approximation of the exact formula
 (``lscv_risk``).  The histogram is in ``histogram`` (its names are also importable here).

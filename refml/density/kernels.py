@@ -51,11 +51,6 @@ def kernel_function(kernel):
     return {"gaussian": gaussian, "epanechnikov": epanechnikov}[kernel]
 
 
-def support_radius(kernel):
-    """K(x) = 0 for |x| >= radius (infinity for the Gaussian)."""
-    return {"gaussian": math.inf, "epanechnikov": SQRT5}[kernel]
-
-
 def second_moment(kernel):
     """int x^2 K(x) dx: 1 for both kernels (the Epanechnikov is scaled to variance 1)."""
     return 1.0

@@ -62,7 +62,7 @@ Singular covariance (collinear or constant features, a class with one sample).  
 covariance to (1 - r) Sigma + r I (as scikit-learn's QDA ``reg_param``).  LDA goes beyond
 the lectures, as scikit-learn's LDA does: a feature that is, within the classes, constant or
 a linear combination of the features before it (1 - R^2 <= 1e-10, the pivot test of
-``_discriminant_gaussian``) adds nothing to the pooled Sigma, so LDA leaves it out with a
+``statistics``) adds nothing to the pooled Sigma, so LDA leaves it out with a
 warning (``dependent_features_``) and fits the discriminants on the others; its
 coefficients are 0.  The pooled Sigma of the kept features is positive definite, and every
 training row gives the same scores as with any generalised inverse of Sigma.

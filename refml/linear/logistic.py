@@ -106,12 +106,12 @@ def log_likelihood_gradient(w, X, y, convention="zero_one"):
 
 # ----------------------------------------------------------------------------------------
 # The lecture's fitting loops: gradient descent and SGD on L(theta) ([Yan]).  L and its
-# gradient, Newton's method and L-BFGS are in ``_logistic_solvers``.
+# gradient, Newton's method and L-BFGS are in ``logistic_solvers``.
 
 
 def gradient_descent(model, X, codes, theta, max_iter, tol, learning_rate):
     """[Yan]'s gradient descent: theta <- theta - eta grad L(theta), fixed eta, until
-    max |grad L| <= tol.  ``model._objective`` gives (L, grad L) (``_logistic_solvers``)."""
+    max |grad L| <= tol.  ``model._objective`` gives (L, grad L) (``logistic_solvers``)."""
     loss, gradient = model._objective(X, codes, theta)
     curve = [loss]
     n_iter = 0
@@ -237,7 +237,7 @@ class LogisticRegression(Classifier):
         1000, 10000 and 1000 for "newton", "lbfgs", "gd" and "sgd".
     learning_rate : float > 0 or None, default None
         "gd": the step eta, by default 1/L with L an upper bound on the smoothness constant of
-        L(theta) (``_logistic_solvers.smoothness_constant``), so that every step decreases
+        L(theta) (``logistic_solvers.smoothness_constant``), so that every step decreases
         the loss.  "sgd": the C of eta_k = C k^(-power_t), by default 1/L_1 with L_1 the
         smoothness bound of one sample's term.  Ignored by "newton".
     power_t : float in (0, 1], default 0.5

@@ -179,7 +179,7 @@ def block_hessian(X, theta, n_classes, fit_intercept):
 
 
 def newton_direction(X, theta, gradient, n_classes, fit_intercept, alpha):
-    """delta with H delta = -grad (``_linalg.solve_dropping_dependent``: a direction whose
+    """delta with H delta = -grad (``linalg.solve_dropping_dependent``: a direction whose
     Cholesky pivot vanishes, from collinear features or a vanished Hessian, gets 0)."""
     H = hessian(X, theta, n_classes, fit_intercept, alpha)
     delta, _ = linalg.solve_dropping_dependent(H, [-g for g in gradient],
@@ -209,7 +209,7 @@ def smoothness_constant(eigenvalue_bound, n, n_classes, alpha):
     H <= B (x) (X~'X~) / n + alpha I, where B bounds the Hessian of log(1 + sum_k e^{z_k}),
     diag(P) - P P' (classes 1..K-1): B = 1/4 for K = 2 (sigma(z) sigma(-z) <= 1/4) and
     B = 1/2 otherwise (Boehning's bound (1/2)(I - 11'/K) has largest eigenvalue 1/2).
-    ``eigenvalue_bound`` bounds lambda_max(X~'X~) (``_linalg.largest_eigenvalue_bound``), or
+    ``eigenvalue_bound`` bounds lambda_max(X~'X~) (``linalg.largest_eigenvalue_bound``), or
     max_i ||x~_i||^2 with n = 1 for one sample's term (used by sgd).
     """
     curvature = 0.25 if n_classes == 2 else 0.5

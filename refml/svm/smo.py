@@ -204,7 +204,7 @@ def shrink(active, unshrunk, row, alpha, gradient, at_bound, y, C, tol):
 
 def newton_step(active, row, alpha, gradient, at_bound, y, C, work):
     """Move the free multipliers (0 < alpha_s < C, s in F) together by the Newton step of f
-    on F (``_smo_newton``), cut where the box requires; nothing when |F| < 2,
+    on F (``smo_newton``), cut where the box requires; nothing when |F| < 2,
     |F|^3 > ``work``, or no descent is found.  The multiplier that meets its bound is set
     to it, the others are clamped to [0, C]; G and G_bar then follow the changes as after
     a pair step (s ascending, then t ascending over the active points)."""

@@ -301,7 +301,7 @@ class SVC(Classifier):
 
     @staticmethod
     def _scale_gamma(X):
-        """1 / (d Var(X)) over all n d entries (1.0 if Var = 0): ``_smo.scale_gamma``."""
+        """1 / (d Var(X)) over all n d entries (1.0 if Var = 0): ``smo.scale_gamma``."""
         return _smo.scale_gamma(X)
 
     def _kernel_diagonal(self, X):

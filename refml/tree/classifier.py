@@ -15,7 +15,7 @@ A new point gets the majority label of its rectangle R_j,
 The module reads: 1. the impurities, 2. the best split of a node, 3. the recursion that
 grows the tree, 4. the prediction, 5. the estimator, which validates and stores.  The node
 arrays, the candidate features of random forests and the float contract with refml_fast are
-in ``_tree_split``; cost-complexity pruning is in ``_tree_prune``.
+in ``split``; cost-complexity pruning is in ``prune``.
 
 |R| is the same for every candidate of a node, so the search minimises the weighted
 impurity sum cost(j, t) = |R1| gamma(R1) + |R2| gamma(R2), with |R| gamma(R) computed term by
@@ -232,10 +232,10 @@ class DecisionTreeClassifier(WeightedClassifier):
         How many features are searched at each split (random forests: m = sqrt(d)).  None:
         all d.  A float is a fraction of d, rounded down (at least 1).  Below d, a fresh
         random subset is drawn at every node from ``random_state``; drawn features that are
-        constant on the node do not count (see ``_tree_split.candidate_features``).
+        constant on the node do not count (see ``split.candidate_features``).
     ccp_alpha : float >= 0
         Minimal cost-complexity pruning: the smallest subtree minimising
-        R(T) + ccp_alpha |T| (``_tree_prune``).  0.0: no pruning.
+        R(T) + ccp_alpha |T| (``prune``).  0.0: no pruning.
     random_state : int, None or ``refml.core.random.Generator``
         The seed of the feature draws (used only when max_features < d).  A Generator is
         used, and advanced, in place: an ensemble hands each tree its own substream.
@@ -244,7 +244,7 @@ class DecisionTreeClassifier(WeightedClassifier):
     ----------
     classes_, n_classes_, n_features_in_ : the labels, their number, d.
     max_features_ : int, the number m of features searched per split.
-    tree_ : ``_tree_split.Tree``, the fitted tree as parallel arrays indexed by node id
+    tree_ : ``split.Tree``, the fitted tree as parallel arrays indexed by node id
         (root 0, preorder): children_left, children_right (-1 at a leaf), feature (-1 at a
         leaf), threshold (X_feature <= threshold goes left), value (weighted class totals),
         impurity (gamma), n_node_samples (rows), weighted_n_node_samples (W).

@@ -1,4 +1,4 @@
-"""Cholesky factorisations and solves as Numba kernels: refml's ``_linalg`` functions of the
+"""Cholesky factorisations and solves as Numba kernels: refml's ``linalg`` functions of the
 same names, with the same operations in the same order, on numpy arrays.
 """
 
@@ -11,7 +11,7 @@ from refml_fast.runtime.options import kernel
 
 @kernel
 def cholesky(A, L):
-    """refml's ``_linalg.cholesky`` into the zeroed L, column by column in its order;
+    """refml's ``linalg.cholesky`` into the zeroed L, column by column in its order;
     False where a pivot is not positive (L then holds the columns before it)."""
     n = A.shape[0]
     for j in range(n):
@@ -31,7 +31,7 @@ def cholesky(A, L):
 
 @kernel
 def cholesky_solve(L, x):
-    """In place, x <- (L L')^{-1} x: refml's ``_linalg.solve_lower`` (zero entries of L
+    """In place, x <- (L L')^{-1} x: refml's ``linalg.solve_lower`` (zero entries of L
     skipped) then ``solve_upper_transposed``, the same operations in the same order."""
     n = x.shape[0]
     for i in range(n):
@@ -49,7 +49,7 @@ def cholesky_solve(L, x):
 
 @kernel
 def cholesky_dropping_dependent(A, tolerance, L, kept):
-    """refml's ``_linalg.cholesky_dropping_dependent``: the factor of A restricted to its
+    """refml's ``linalg.cholesky_dropping_dependent``: the factor of A restricted to its
     independent columns into the top-left m x m of the zeroed L, their indices into
     kept[:m]; returns m.  Only the lower triangle of A is read."""
     n = A.shape[0]
@@ -75,7 +75,7 @@ def cholesky_dropping_dependent(A, tolerance, L, kept):
 
 @kernel
 def solve_dropping_dependent(A, b, tolerance, x):
-    """refml's ``_linalg.solve_dropping_dependent`` (Cholesky of the independent columns,
+    """refml's ``linalg.solve_dropping_dependent`` (Cholesky of the independent columns,
     then forward and back substitution) with the same operations in the same order; x = 0
     on dropped columns.  Only the lower triangle of A is read."""
     n = A.shape[0]

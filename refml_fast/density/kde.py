@@ -24,7 +24,7 @@ __all__ = ["Histogram", "KernelDensity", "silverman_bandwidth", "histogram_cv_ri
 
 
 class FastKernelSums(reference.KernelSums):
-    """The sums of ``refml.density.KernelSums`` by the kernels of ``_kernels``."""
+    """The sums of ``refml.density.KernelSums`` by the kernels of ``kernels``."""
 
     def _kde_sums(self, queries, data, L, kernel, log):
         return _kernels.kde_sums(queries, data, L, kernel, log)

@@ -314,7 +314,7 @@ def class_moments(X, codes, n_classes):
 
 @kernel
 def histogram_cells(X, low, high, m, cells, inside):
-    """refml's ``_bins.bin_index`` for every entry: floor((x - low) m / (high - low)), x =
+    """refml's ``bins.bin_index`` for every entry: floor((x - low) m / (high - low)), x =
     high in bin m - 1; ``inside[i]`` False when some feature of row i is out of range."""
     for i in range(X.shape[0]):
         inside[i] = True

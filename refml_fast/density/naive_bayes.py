@@ -1,6 +1,6 @@
 """Kernel density classifier and naive Bayes over numpy arrays (see refml.density.naive_bayes).
 
-Overridden: the class-conditional log densities (KDE sums of ``_kernels``; the Gaussian
+Overridden: the class-conditional log densities (KDE sums of ``kernels``; the Gaussian
 and histogram marginals as kernels below), the Gaussian fit (per-class moments), and the
 log-space posterior (plug-in, zero-density rule, argmax, log-sum-exp), all with refml's
 operations in refml's order; ``exp`` and ``log`` are the C library's, as in ``math``.

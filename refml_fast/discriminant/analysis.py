@@ -9,7 +9,7 @@ coefficients, scores and predictions are identical, not merely close:
   time with the running sum in a register, which rounds exactly as four separate updates;
 - the d x d work (pooling, shrinkage, Cholesky, solves, log-determinants) is refml's own
   pure-Python code, run on the kernels' output converted to lists;
-- LDA scores: sum_j x_j a_j from 0.0 in feature order, then + c (refml's ``_linalg.dot``),
+- LDA scores: sum_j x_j a_j from 0.0 in feature order, then + c (refml's ``linalg.dot``),
   for blocks of 64 rows at once (the innermost loop runs over rows, so it vectorises
   without reordering any one sum);
 - QDA scores: forward substitution z = L^{-1}(x - mu_k) column by column, which subtracts

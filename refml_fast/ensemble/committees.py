@@ -1,13 +1,13 @@
 """Bagging, random forests and AdaBoost over numpy arrays: refml.ensemble with members from
 refml_fast.tree and the loops over rows as numpy operations or kernels
-(``_ensemble_kernels``).  Identical members, votes, weights and predictions to refml's
+(``kernels``).  Identical members, votes, weights and predictions to refml's
 (conformance/t18_parity_ensemble.py).
 
 What is faster here, and why it gives the same numbers:
 - One ranking for the whole fit.  The training set's columns are ranked once (the tree's
   ``all_ranks``); every tree member orders its rows by those ranks with linear sorts
   (presorted segments, or sorting at each node when it searches a fraction of the
-  features, as a forest does: ``_tree_grow``) instead of sorting values again: the same
+  features, as a forest does: ``grow``) instead of sorting values again: the same
   order and the same ties as its own ranking would give, so the same tree.  AdaBoost's
   rounds all reuse them (scikit-learn sorts again in every round).  Extra memory: the
   ranks (half the size of X) plus, per thread, one member's presort (X's size times the

@@ -1,7 +1,7 @@
 """Numba kernels of the ensembles: bootstrap draws, AdaBoost's sums in refml's order
 (numpy's pairwise ``sum`` would round differently), and the votes of a forest's trees.
 
-The fitting kernels are serial and release the GIL (``_config.kernel``), so a forest fits
+The fitting kernels are serial and release the GIL (``options.kernel``), so a forest fits
 its members on several threads.  The votes come from all trees at once, from one table
 where each split's two children sit side by side: a step down a tree is then
 child = left + (X_feature > threshold), without a branch to mispredict, and GROUP rows

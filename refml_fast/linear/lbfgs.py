@@ -24,7 +24,7 @@ from refml_fast.runtime.options import kernel
 
 @kernel
 def dot(u, v):
-    """sum_j u_j v_j, left to right (refml's ``_linalg.dot``)."""
+    """sum_j u_j v_j, left to right (refml's ``linalg.dot``)."""
     total = 0.0
     for j in range(u.shape[0]):
         total += u[j] * v[j]

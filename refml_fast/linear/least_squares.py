@@ -3,7 +3,7 @@ refml.linear.least_squares).
 
 The kernels form x_bar, X_c'X_c and X_c'y with refml's operations in refml's order (every
 entry summed over the rows i = 1..n in order), and the small d x d system is solved by
-refml's own pure-Python Cholesky (``_linalg.solve_dropping_dependent``), so ``coef_`` and
+refml's own pure-Python Cholesky (``linalg.solve_dropping_dependent``), so ``coef_`` and
 ``intercept_`` are identical to refml's, not merely close, and so are the predictions.
 """
 

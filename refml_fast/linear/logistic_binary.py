@@ -4,7 +4,7 @@ The general kernels (refml_fast/linear/logistic_kernels.py) follow refml row by 
 classes these do the same arithmetic faster, without changing a single float:
 
 - the eight scores z_i = theta'x~_i of a block are independent sums, so they are computed
-  interleaved, each still summed left to right from 0.0 (refml's ``_linalg.dot``);
+  interleaved, each still summed left to right from 0.0 (refml's ``linalg.dot``);
 - an accumulator (a gradient entry, a Hessian entry) receives the eight samples' terms one
   after the other, (((g + t_0) + t_1) + ...) + t_7: the same additions in the same order as
   the row-by-row loop, without storing g in between;
@@ -217,7 +217,7 @@ def blocks_parallel(X, codes, theta, fit_intercept, losses, gradients, weights):
 
 @kernel
 def objective_binary(X, codes, theta, fit_intercept, alpha, gradient, weights):
-    """``_logistic_kernels.objective`` for K = 2 (same floats) on the calling thread, with
+    """``logistic_kernels.objective`` for K = 2 (same floats) on the calling thread, with
     the Hessian weights (``block_objective``)."""
     n_blocks = (X.shape[0] + BINARY_SUM_BLOCK - 1) // BINARY_SUM_BLOCK
     losses = np.empty(n_blocks)

@@ -1,9 +1,9 @@
 """The binary Hessian of LogisticRegression, X~'WX~ summed as refml's ``hessian`` (blocks of
 SUM_BLOCK samples, each from 0.0 in sample order, then the blocks in order), given the
-sample weights w_i = P_i1 (1 - P_i1) that ``_logistic_binary``'s objective leaves.
+sample weights w_i = P_i1 (1 - P_i1) that ``logistic_binary``'s objective leaves.
 
 The sums of a block are kept in registers, a tile of four rows by 8, 16 or 24 columns at a
-time (``tile_24`` and its two narrower twins, over ``_lanes``): for sample after sample,
+time (``tile_24`` and its two narrower twins, over ``lanes``): for sample after sample,
 entry [r, c] of the tile adds a_ir x~_ic, a_ir = w_i x~_ir, the same product and the same
 sum as refml's, in refml's order.  The samples come in runs (48 KB, at least 64 samples),
 copied first with their intercept and their weighted copy (``pack``) so that a run stays
@@ -249,7 +249,7 @@ def row_bounds(p, parts):
 
 
 def hessian_binary(X, weights, fit_intercept, alpha, H):
-    """``_logistic_kernels.hessian`` for K = 2 (same floats) into H (p x p, lower triangle;
+    """``logistic_kernels.hessian`` for K = 2 (same floats) into H (p x p, lower triangle;
     the caller zeroes it), given the sample weights w_i = P_i1 (1 - P_i1).  On threads,
     the blocks of samples are shared out when their partial sums fit in BLOCK_PARTIALS
     floats and there are more blocks than tiles of rows, else the rows.  The scratch

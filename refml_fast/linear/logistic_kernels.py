@@ -4,7 +4,7 @@ Conventions shared with the reference (so that the floats are identical):
 
 - theta is flat, block k (class k + 1) = [w_k, b_k] of length p = d + fit_intercept; a row
   is copied into ``x_tilde`` = [x, 1] and every score is summed left to right from 0.0 over
-  its p entries (refml's ``_linalg.dot``);
+  its p entries (refml's ``linalg.dot``);
 - probabilities: m = max(0, z_1..z_{K-1}); e_0 = exp(-m), e_k = exp(z_k - m) summed from
   0.0 in the order e_0, e_1, ...; P_k = e_k / total; log-normaliser m + log(total);
 - every sum over samples runs i = 0..n-1 in order, accumulating into the output entry,

@@ -1,11 +1,11 @@
 """The multinomial objective and gradient of LogisticRegression on Numba's threads.
 
-refml's ``_logistic_solvers.objective`` sums blocks of SUM_BLOCK samples (``block_sums``):
+refml's ``logistic_solvers.objective`` sums blocks of SUM_BLOCK samples (``block_sums``):
 in each, sample by sample, the loss term and residual_ik x~_ij added to every gradient
 entry, from 0.0; then the blocks' sums in order.  Here each block is one task for a thread,
 in runs of SUB samples with refml's floats: the scores (``run_scores``), each sample's loss
 term and residuals P_ik - 1{y_i = k} (``run_terms``), then every gradient entry (k, j)
-carried on over the run's samples in order (``run_gradient``), in lanes (``_lanes``).
+carried on over the run's samples in order (``run_gradient``), in lanes (``lanes``).
 The blocks' sums are added in order on one thread (``add_blocks``).  With fewer blocks
 than the threads can share evenly, every sample's residuals and loss term are computed
 first, in even shares of runs, and each block's sums after (``runs_parallel``).  The
@@ -296,7 +296,7 @@ EVEN_BLOCKS = 4
 
 
 def objective(X, codes, theta, n_free, fit_intercept, alpha, gradient):
-    """L(theta) and grad L(theta) (into ``gradient``): ``_logistic_kernels.objective``'s
+    """L(theta) and grad L(theta) (into ``gradient``): ``logistic_kernels.objective``'s
     values, on Numba's threads when the data are large."""
     n = X.shape[0]
     n_blocks = (n + SUM_BLOCK - 1) // SUM_BLOCK

@@ -1,12 +1,12 @@
 """refml's squared distance Q(x, z) for the k-NN's exact pass: one row, four or eight rows at
 once, each sum the float refml computes (from 0.0, feature by feature, left to right, each
 difference squared and added in IEEE double), and ``lane_distance``, the same terms summed
-in another order for the narrowing that comes before (``_knn_exact.refine``).
+in another order for the narrowing that comes before (``exact.refine``).
 
 Several rows at once only overlap independent sums; no sum changes.  Four rows are four
 scalar chains of additions.  Eight rows are the eight lanes of one vector: a block of eight
 features of the eight rows is loaded as eight vectors (one a row) and transposed in
-registers (``_lanes.transpose``), so that lane l then adds row l's terms in feature order.
+registers (``lanes.transpose``), so that lane l then adds row l's terms in feature order.
 One core, 400 queries x 64 rows of a 200 x 400 matrix (in the cache): 0.26 ns a term for
 four rows, 0.13 for eight; of 2,002 x 400 and 3,516 x 784 (rows from the last-level cache)
 0.31 -> 0.23 and 0.32 -> 0.28, where reading the rows sets the pace.

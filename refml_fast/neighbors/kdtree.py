@@ -7,7 +7,7 @@ are *looked at*, never how a distance is computed or how ties are broken:
 
 - every visited row gets refml's squared distance Q(x, z) = sum_j (x_j - z_j)^2 (left to
   right, strict IEEE: ``leaf_sums``), and the k best are kept by
-  (Q, training index), the tie rule of docs/design.md section 4 (``_heap``: a sorted list
+  (Q, training index), the tie rule of docs/design.md section 4 (``heap``: a sorted list
   up to SORTED_UP_TO neighbours, a heap beyond);
 - a node is skipped only when no row inside its box can have a computed Q at or below the
   current k-th best.  With b the computed squared distance from x to the node's box
@@ -258,7 +258,7 @@ def box_distance(x, lower, upper):
 
 def query(Xq, nodes, lower, upper, order, columns, out_squared, out_indices):
     """The k nearest training rows of every query by (refml's Q, training index): the
-    queries on Numba's threads (one parallel launch at a time, ``_config.run_parallel``)."""
+    queries on Numba's threads (one parallel launch at a time, ``threads.run_parallel``)."""
     run_parallel(query_parallel, query_serial, Xq.shape[0] / PARALLEL_QUERIES, Xq, nodes,
                  lower, upper, order, columns, out_squared, out_indices)
 
@@ -304,8 +304,8 @@ def query_one(x, nodes, lower, upper, order, columns, shrink, tiny, keys, ids, s
     nearer child first, a box skipped when it cannot reach the k-th best (the module's
     note).  ``stack`` and ``bounds`` (256 each): the pending nodes and their boxes'
     squared distances; ``sums`` (LEAF): a leaf's Q, LEAF rows at a time.  The k best are
-    a sorted list when ``in_order`` (``_heap.insert_sorted``: their worst at k - 1), else a
-    heap (``_heap.offer``: at 0)."""
+    a sorted list when ``in_order`` (``heap.insert_sorted``: their worst at k - 1), else a
+    heap (``heap.offer``: at 0)."""
     k = keys.shape[0]
     worst = k - 1 if in_order else 0
     stack[0], bounds[0] = 0, box_distance(x, lower[0], upper[0])

@@ -1,6 +1,6 @@
 """k nearest neighbours with Numba kernels: refml's neighbours, exactly, found fast.
 
-In few dimensions an exact k-d tree finds them (``_kdtree``); otherwise the tiled brute
+In few dimensions an exact k-d tree finds them (``kdtree``); otherwise the tiled brute
 force below.
 
 ``KNeighborsClassifier`` subclasses ``refml.neighbors.KNeighborsClassifier`` and overrides
@@ -52,7 +52,7 @@ P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
    A* = ||x~ - z~||^2 differs from Q* = ||x - z||^2 by e = x~ - z~ - (x - z),
    ||e|| <= v (||x'|| + ||z'||): |A* - Q*| <= 2 ||x - z|| ||e|| + ||e||^2 <= (4v + 2v^2) P.
    The norms of float32 rows are exact squares summed in float64 (gamma64_d each).  The
-   float32 cross product is a blocked sum (``_knn_search.cross_tile``): each slice of at
+   float32 cross product is a blocked sum (``search.cross_tile``): each slice of at
    most KC features summed from zero, one rounding a step (fused), errs by gamma_KC times
    its sum|x~_j z~_j|, and the ceil(d / KC) slice sums added one after another by
    gamma_{ceil(d/KC)} of theirs (Higham, section 4.2: gamma_a + gamma_b + gamma_a gamma_b
@@ -77,20 +77,20 @@ P = Sigma^{-1}), then by training index.  Here, for each block of query rows:
    lower_i <= U is a candidate; each gets Q by refml's formula in refml's order (strict
    IEEE, no fastmath), and the k smallest by (Q, training index) are the answer: the same
    floats and the same ties as refml.  Euclidean candidates are first narrowed in float64
-   (``_knn_exact.refine``: the same terms summed in lanes, within 4 (d + 1) 2^-53 of Q
+   (``exact.refine``: the same terms summed in lanes, within 4 (d + 1) 2^-53 of Q
    relatively), and their Q are summed four rows at a time, each sum still from the left.
    predict and predict_proba need the k nearest only as a set: there the rows whose
    brackets put them surely among the k are taken without their Q
-   (``_knn_exact.set_aside_sure``), the rows left are bracketed again by their float64
+   (``exact.set_aside_sure``), the rows left are bracketed again by their float64
    lane sums, and only those still undecided (ties) are summed (5,101 x 1,000 with k = 50,
    510 queries: the search 24.2 -> 19.1 ms).
 
-One kernel does it all (``_knn_search``), blocks of up to 64 queries claimed by the cores
-one at a time (``_claims``: a core that shares its time with another library's spinning
+One kernel does it all (``search``), blocks of up to 64 queries claimed by the cores
+one at a time (``claims``: a core that shares its time with another library's spinning
 thread does fewer; the blocks come in a multiple of the threads, of even sizes): each
 tile of 512 training rows (stored transposed, tile by tile, each row padded to 528 floats)
 meets the block 64 features at a time (KC).  Four queries by 64 rows of the tile keep
-their sums in registers (``_lanes``, sixteen float32 lanes) while the
+their sums in registers (``lanes``, sixteen float32 lanes) while the
 features run, each product fused into its sum (one rounding instead of two: the bound above
 still holds); the block's queries take their turns on those 64 rows while the slice, 16 KiB,
 stays in the core's first cache.  Against sums loaded and stored once per four features, the
@@ -107,7 +107,7 @@ rows below its running threshold, eight at a time in lanes, and walks only those
 the k smallest upper bounds and every row below the threshold (which only falls).  The
 threshold starts at the first tile's bound, plus the gap: its rows split into k groups, the
 largest of the groups' smallest upper bounds (k rows lie at or below it), then halved
-toward the tile's k-th smallest (``_kth_smallest.first_tile_bound``); so the first tile is
+toward the tile's k-th smallest (``kth_smallest.first_tile_bound``); so the first tile is
 not walked with an infinite threshold (k-NN 12,000 x 20 on one core 118-126 -> 110-112 ms),
 nor, for large k, with a third of its rows below it.  At the end, the exact pass goes over
 those few rows, re-filtered with the final threshold.  A query with more than
@@ -278,7 +278,7 @@ class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
 
     def _neighbour_indices(self, X):
         # The votes need the k nearest as a set: the rows surely among them keep NaN for
-        # their distances, never summed (``_knn_exact.set_aside_sure``).
+        # their distances, never summed (``exact.set_aside_sure``).
         return self._kneighbors_squared(X, votes_only=True)[1]
 
     def _vote_counts(self, indices):

@@ -5,7 +5,7 @@ feature's values of TILE rows side by side.
 
 The tiles are filled sixteen rows at a time.  The rounded rows (float32 values, held in
 float64) go into ``staging``, 16 x d; each block of eight features of the sixteen rows is
-then turned into columns in registers (two 8 x 8 transposes, ``_lanes.transpose``), and
+then turned into columns in registers (two 8 x 8 transposes, ``lanes.transpose``), and
 each feature's sixteen values go into one cache line of the tile with two stores of eight.
 It had been one store a value, read from a float32 staging block a column at a time.
 The fit's preparation of 1,467 x 784 on one core: 1.45-1.64 -> 1.32 ms, and 1.03-1.10 ms
@@ -33,7 +33,7 @@ from refml_fast.runtime.threads import run_parallel
 
 SCALE_LIMIT = 1e30              # float32 holds 3.4e38: products stay far below it
 # Below this size the rows are prepared on one core: a parallel launch while another
-# library's threads still spin on the cores waits for a time slice (``_config``).
+# library's threads still spin on the cores waits for a time slice (``options``).
 PARALLEL_ENTRIES = 2_000_000    # entries of X centred and rounded by ``centre_rows``
 
 
@@ -44,7 +44,7 @@ def centre_rows(X, center, scale, tiles, rows, centred_norms, norms, block, stag
     and ||x~||^2 in float64, written into ``tiles`` (training side, transposed tile by
     tile) when it has tiles, else into ``rows``.  ``center`` is m as a 1 x d matrix.
     Any order of the sums keeps the bound's assumptions, so the norms are summed eight
-    features at a time in lanes (``_lanes``), and added up across the lanes at the end.
+    features at a time in lanes (``lanes``), and added up across the lanes at the end.
     Each row is rounded right after its norm, while it is in the first cache.  Compiled
     without reference counts: the inlined helpers' atomic counts took two thirds of the
     time (one core, 5,000 x 1,000: 16.2 -> 5.2 ms; the fit of that k-NN 11.6 -> 5.5 ms)."""

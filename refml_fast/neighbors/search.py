@@ -1,7 +1,7 @@
 """The search kernels of refml_fast's k-NN (refml_fast.neighbors explains the method, its
 error bound and why the answers are refml's): the float32 cross products of a block of
 queries with a tile of training rows, the screening by the bound, and the blocks of
-queries on the threads; the exact pass is ``_knn_exact``'s.
+queries on the threads; the exact pass is ``exact``'s.
 """
 
 import numba
@@ -21,7 +21,7 @@ from refml_fast.runtime.lanes import (
     widened,
 )
 from refml_fast.runtime.options import kernel
-from refml_fast.runtime.sure_sign import prefetch
+from refml_fast.runtime.prefetch import prefetch
 
 TILE = 512                      # training rows per tile (32 features: 64 KiB of float32)
 TILE_PAD = 16                   # floats after each row of a tile: rows 2,048 bytes apart
@@ -43,7 +43,7 @@ def cross_tile(T, rows, tile, acc, n_rows, width, first, stop):
     fused into a sum started from zero, which is added to acc at the end: over the slices
     of KC features a blocked sum, whose error bound gamma_m sum_j |x_j z_j| has
     m = min(d, KC) + ceil(d / KC), not d (``neighbors``'s bound).  The sums of four
-    queries by 64 rows of the tile stay in registers while j runs (``_lanes``), so the tile
+    queries by 64 rows of the tile stay in registers while j runs (``lanes``), so the tile
     is read once per four queries and the sums once per pass, not once per feature; the
     block's queries take turns on 64 rows of the tile while those stay in the first cache.
     The first four groups ask for the next 64 rows' slice of the tile, a cache line a
@@ -166,7 +166,7 @@ def screen_tile(acc, g, start, upper_tile, lower_rows, gap, state, b, best, cand
 def nearest_kernel(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, votes_only,
                    n_slots, out_squared, out_indices):
     """The k nearest training rows of every query by (exact Q, training index): one slot
-    per thread, each claiming blocks of queries until none is left (``_claims``)."""
+    per thread, each claiming blocks of queries until none is left (``claims``)."""
     counter = np.zeros(1, dtype=np.int64)
     for _ in numba.prange(n_slots):
         nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,

@@ -3,7 +3,7 @@ states what they reproduce of refml, float for float).
 
 A mistake is refml's not (y_i theta'x~_i > 0) with theta'x~ summed from 0.0 left to right.
 From LANES_FROM features on it is decided from a sum in lanes whenever that sum's sign
-provably is refml's (``_sure_sign``), and from refml's sum otherwise; with fewer
+provably is refml's (``sure_sign``), and from refml's sum otherwise; with fewer
 features, the cyclic order runs refml's sums two rows at a time (``paired_passes``).
 """
 
@@ -12,7 +12,8 @@ import numpy as np
 from refml_fast.core import random as _random
 from refml_fast.runtime.lanes import LANES, load, splat, store
 from refml_fast.runtime.options import kernel
-from refml_fast.runtime.sure_sign import lane_dot, prefetch_row, sign_bound, sure
+from refml_fast.runtime.prefetch import prefetch_row
+from refml_fast.runtime.sure_sign import lane_dot, sign_bound, sure
 
 # theta has length d + fit_intercept; theta[0] is the bias when fit_intercept.
 
@@ -34,7 +35,7 @@ def margin(theta, X, i, fit_intercept):
 def signed_margin(weights, theta, X, i, fit_intercept, y_i, bound, exact, lanes):
     """y_i theta'x~_i as refml sums it, or a stand-in on the same side of refml's test
     ``not signed > 0`` (a mistake) when ``lanes`` and the lanes' sum has a sure sign
-    (``_sure_sign``): 1.0 when it surely is positive, 0.0 when it surely is not and
+    (``sure_sign``): 1.0 when it surely is positive, 0.0 when it surely is not and
     ``exact`` is off (the early stop, which adds up the mistakes' values, is then off)."""
     if lanes:
         m, s = lane_dot(weights, X, i, 1 if fit_intercept else 0)
@@ -310,7 +311,7 @@ def random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
 def random_draws(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
                  trajectory, patience, mistakes):
     """``random_passes`` with the list of mistakes given (compiled without reference
-    counts, which an inlined helper's arrays would pay in the scan: see ``_config``)."""
+    counts, which an inlined helper's arrays would pay in the scan: see ``options``)."""
     n = X.shape[0]
     n_mistakes = 0
     loss = 0.0

@@ -4,10 +4,10 @@ The kernels repeat refml's float operations in refml's order, so ``coef_``, ``in
 the mistakes and the predictions are identical, not merely close:
 
 - the margin theta'x~ is summed left to right from 0.0: the bias term theta_0 * 1 first,
-  then theta_j x_j for j = 1..d (refml's ``_linalg.dot`` over the augmented row);
+  then theta_j x_j for j = 1..d (refml's ``linalg.dot`` over the augmented row);
 - a mistake is not (y_i theta'x~_i > 0), refml's ``is_mistake`` (a NaN margin is one),
   decided from a sum in lanes when its sign provably is that sum's, and from that sum
-  itself otherwise (``_sure_sign``, ``signed_margin``); the sum is also taken for a mistake's
+  itself otherwise (``sure_sign``, ``signed_margin``); the sum is also taken for a mistake's
   loss when the early stop is on;
 - the update is theta_j += (gamma_t y_i) x_ij, with gamma_t = learning_rate / t for the
   decreasing schedule (the integer t converted to float64, as Python does);

@@ -31,10 +31,10 @@ arrays and scalars), with
 - ``transpose((v0, ..., v7))``: eight float64 values as the rows of an 8 x 8 matrix ->
   its eight columns, by shuffles only (each value moved, none computed): eight rows
   loaded a block of features at a time become one vector a feature, whose lane l then
-  adds row l's terms in feature order (``_distance_sums``);
+  adds row l's terms in feature order (``distance_sums``);
 - ``line_aligned_zeros(rows, cols)``: a zeroed float64 matrix made inside a kernel that
   starts on a 64-byte cache line, so that loads of lanes do not straddle two lines
-  (``_arrays.aligned_zeros`` is its twin for arrays made in Python).
+  (``arrays.aligned_zeros`` is its twin for arrays made in Python).
 
 The arithmetic is LLVM's ``fadd`` and ``fmul`` without fast-math flags, so each lane is
 exactly the IEEE sum or product of its two lanes, the same float as refml's ``a + b`` and

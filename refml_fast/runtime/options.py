@@ -35,7 +35,7 @@ prefer_openmp()
 def kernel(function=None, *, parallel=False, refcounts=True, inline=False):
     """``@kernel``: numba.njit with the project's options (strict math, cached).  No
     fast-math flag at all: the one place that fuses a multiply and an add, the k-NN
-    screen, says so with ``_lanes.fused``.
+    screen, says so with ``lanes.fused``.
 
     ``refcounts=False`` compiles without Numba's reference counting (its ``_nrt=False``),
     for small helpers called in hot loops that only read and write the arrays they are

@@ -20,14 +20,13 @@ whenever the two cannot disagree:
 
 Anything else falls back to refml's sum: a margin within the bound (ties at 0, whole-number
 data), an infinity or a NaN anywhere (s is then not finite, and the comparison is false).
-The lanes sum eight features at a time (``_lanes``), so a row costs about a quarter of the
-chain.  ``prefetch`` asks the processor for a row's cache lines some rows ahead of its use:
-the passes over a 40 MB matrix went 20.1 -> 17.4 ns a row on this machine.
+The lanes sum eight features at a time (``lanes``), so a row costs about a quarter of the
+chain.  The passes also ask for a row's cache lines some rows ahead of its use
+(``runtime.prefetch``).
 """
 
 import numba
 from llvmlite import ir
-from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -37,7 +36,6 @@ from refml_fast.runtime.lanes import (
     lane_sum,
     load,
     splat,
-    vector_pointer,
     vector_type,
 )
 from refml_fast.runtime.options import kernel
@@ -96,42 +94,10 @@ def magnitude_lanes(typingctx, v):
     return v(v), codegen
 
 
-@intrinsic
-def prefetch_lanes(typingctx, array, i, j):
-    if not (isinstance(array, types.Array) and array.ndim == 2
-            and array.dtype in (types.float64, types.float32)):
-        return None
-
-    def codegen(context, builder, signature, args):
-        byte = ir.IntType(8).as_pointer()
-        pointer = builder.bitcast(
-            vector_pointer(context, builder, signature.args[0], *args), byte)
-        word = ir.IntType(32)
-        hint = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [byte, word, word, word]),
-            "llvm.prefetch.p0i8")
-        # read, keep in all cache levels, data
-        builder.call(hint, [pointer, ir.Constant(word, 0), ir.Constant(word, 3),
-                            ir.Constant(word, 1)])
-        return context.get_dummy_value()
-
-    return types.none(array, i, j), codegen
-
-
 if numba.config.DISABLE_JIT:
     import numpy as np
 
     def magnitude(v):
         return np.abs(v)
-
-    def prefetch(A, i, j):
-        return None
 else:
-    magnitude, prefetch = magnitude_lanes, prefetch_lanes
-
-
-@kernel(inline=True)
-def prefetch_row(X, i):
-    """A hint, no effect on any value: row i of X, a cache line (eight floats) at a time."""
-    for j in range(0, X.shape[1], LANES):
-        prefetch(X, i, j)
+    magnitude = magnitude_lanes

@@ -1,6 +1,6 @@
 """Kernel values k(u, v), rows of the Gram matrix, scores and gamma as Numba kernels.
 
-The float operations of refml's SVM in refml's order (see ``_smo``): K(x_i, x_t)
+The float operations of refml's SVM in refml's order (see ``smo``): K(x_i, x_t)
 accumulates feature by feature from 0.0; rbf is exp(-gamma * s); poly is
 (gamma * s + coef0) multiplied ``degree`` times from 1.0.  Kernels are chosen by the integer
 codes of ``KERNEL_CODES``.
@@ -109,8 +109,8 @@ def primal_coef(dual_coef, support_vectors, beta):
 def raw_scores_rows(X, first, end, code, coef, dual_coef, SV, gamma, degree, coef0, XB,
                     values, out):
     """Rows first..end-1 of ``raw_scores``: beta'x for the linear kernel, each sum feature by
-    feature; for the others, eight rows at a time in the lanes of a vector (``_lanes``).
-    XB (d x 8, ``_lanes.line_aligned_zeros``) holds the eight rows transposed, so that lane l
+    feature; for the others, eight rows at a time in the lanes of a vector (``lanes``).
+    XB (d x 8, ``lanes.line_aligned_zeros``) holds the eight rows transposed, so that lane l
     adds row l's terms of K(x_s, x) feature by feature from 0.0 (refml's ``kernel_value``:
     (x_sk - x_k)^2 for rbf, x_sk x_k for poly), four support vectors at once; then the
     kernel's value lane by lane, and each row's total adds a_s K(x_s, x) in the support

@@ -3,7 +3,7 @@
 Rows of K are computed on first use and kept in a cache of at most ``CACHE_BYTES`` (rows
 beyond it are recomputed after second-chance eviction; values never change, so the cache
 cannot change a result).  While points are shrunk away, a row is computed at the active
-points only.  Kernel values as in ``_gram``: the same floats as refml's.
+points only.  Kernel values as in ``gram``: the same floats as refml's.
 
 A row reads every feature of every (active) point, X transposed, and is the bulk of a fit
 whose rows are many and long.  For a long row X.T is kept in panels, one per thread
@@ -95,7 +95,7 @@ def give_back(cache):
 def row_panels(X, code):
     """X transposed for a fit's rows (``panels_of``): in one panel per thread of Numba's pool
     while the fit runs with this process's parallel launches to itself and the cores free
-    (``_config.run_parallel``'s rules, looked at once for the whole fit), in one otherwise,
+    (``threads.run_parallel``'s rules, looked at once for the whole fit), in one otherwise,
     or when even a full row would be short of THREADS_FROM (``code``: the kernel's)."""
     n, d = X.shape
     # Also loads Numba's threading layer.  SMO's compiled code holds the call of

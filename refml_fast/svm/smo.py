@@ -1,4 +1,4 @@
-"""SMO as Numba kernels (see refml/svm/smo.py for the method; kernel values in ``_gram``).
+"""SMO as Numba kernels (see refml/svm/smo.py for the method; kernel values in ``gram``).
 
 The same float operations in the same order as refml, so that both packages choose the same
 pairs, shrink the same points, stop at the same step and return the same alphas:
@@ -10,16 +10,16 @@ pairs, shrink the same points, stop at the same step and return the same alphas:
 - The gradient is kept as v_t = -y_t G_t (bit for bit refml's, see ``smo``); the choices
   of i, M and j make the same comparisons in the same index order as refml (ties to the
   lowest index), over the same active points (refml's shrinking, ``shrink``).
-- Rows of K come from the row cache (``_kernel_rows``), which cannot change a result, and
-  are computed from X.T in ``panels`` (``_kernel_rows.panels_of``: one panel per thread
+- Rows of K come from the row cache (``kernel_rows``), which cannot change a result, and
+  are computed from X.T in ``panels`` (``kernel_rows.panels_of``: one panel per thread
   when the rows are long, each thread computing its panel's part of a row).  A
   step reads the two rows at the active points only; while points are shrunk away, from
   copies compacted to the active points (``compact_row``), so that its passes read
   contiguous values.  The passes that choose i, m, M and j run without a branch per point
-  (``_smo_scans``), with refml's answers (linear SVC, 20,000 x 10: 1.58 -> 1.15 s with the
+  (``smo_scans``), with refml's answers (linear SVC, 20,000 x 10: 1.58 -> 1.15 s with the
   compacted rows and j's first branch-free pass).
 - The Newton step on the free multipliers (refml's ``newton_step``) is ``newton_step``
-  here, its direction and length in ``_smo_newton``.
+  here, its direction and length in ``smo_newton``.
 """
 
 import numpy as np

@@ -1,6 +1,6 @@
 """The Newton step of refml_fast's SMO: refml.svm.smo_newton's direction and step length as
 Numba kernels, the same floats in the same order (the step itself, which moves alpha and v,
-is ``_smo.newton_step``)."""
+is ``smo.newton_step``)."""
 
 import numpy as np
 

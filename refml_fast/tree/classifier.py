@@ -1,5 +1,5 @@
 """Classification trees over numpy arrays: refml.tree with the growth and the descent as
-Numba kernels (``_tree_kernels``).  Identical trees to refml's: same thresholds, same
+Numba kernels (``kernels``).  Identical trees to refml's: same thresholds, same
 class totals, same node ids, same random feature draws (conformance/t18_parity_tree.py).
 
 Only the hot methods are overridden: growing, the leaf lookup,
@@ -29,7 +29,7 @@ RANK_BLOCK = 2 ** 19  # entries of X ranked per call of numpy's sort (8 MiB of k
 def sorted_key_blocks(X):
     """(first, packed, keys) for blocks of X's columns, column first + c sorted in
     packed[c]: each value as a 64-bit key whose unsigned order is the values' order
-    (``keys``), its high half packed over the row id (``_tree_kernels.column_keys``).  numpy
+    (``keys``), its high half packed over the row id (``kernels.column_keys``).  numpy
     sorts those plain integers about three times as fast as it argsorts floats; the runs
     that share a high half are put in order by their low halves afterwards
     (``ranks_from_keys``).  Rows < 2^32."""
@@ -64,7 +64,7 @@ def all_ranks(X):
 
 
 def sorts_at_nodes(n_features, n_candidates, n_rows):
-    """Whether a tree orders each node's rows per searched feature (``_tree_grow``) rather
+    """Whether a tree orders each node's rows per searched feature (``grow``) rather
     than partitioning presorted segments of all d features: when it searches at most 2/5 of
     the features (measured: sorting was 2x faster at 15% of d, equal at 50%), and row ids
     fit in 32 bits."""
@@ -74,7 +74,7 @@ def sorts_at_nodes(n_features, n_candidates, n_rows):
 def whole_weights(weights):
     """Whether every weight is a whole number and their total W is at most 2^26, so that
     the Gini sums of a node (at most 2 W^2) are exact integers in floats
-    (``_tree_kernels.scan_whole_gini``)."""
+    (``kernels.scan_whole_gini``)."""
     return bool(np.all(weights == np.floor(weights)) and weights.sum() <= 2.0 ** 26)
 
 

@@ -2,7 +2,7 @@
 searched features its rows in order.
 
 Either way a searched feature sees the node's rows ordered by (rank, row id), the order
-refml's split search visits them in, so the scans (``_tree_kernels``), the thresholds and
+refml's split search visits them in, so the scans (``kernels``), the thresholds and
 the tree are the same whichever way the tree took (tested both ways on the same data).
 
 - Presorted segments.  ``sorted_rows[j]`` / ``sorted_ranks[j]`` hold the tree's rows in

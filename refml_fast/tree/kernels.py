@@ -6,7 +6,7 @@ preorder node ids (see that module's docstring for the arithmetic contract).
 
 Ranks.  Each feature's values are replaced by their dense ranks (the number of distinct
 values below; ``ranks_from_keys``, after numpy's sort of ``column_keys``).  A scan visits a
-node's rows in (rank, index) order (``_tree_grow`` gives them so: presorted, straight from
+node's rows in (rank, index) order (``grow`` gives them so: presorted, straight from
 that sort or by ``sort_by_rank``, or sorted at the node); ties are equal ranks, and the
 threshold between two ranks is the midpoint of the two values, read from X once per
 searched feature.  Ranks and row ids are int32 while row ids fit; an ensemble ranks X once
