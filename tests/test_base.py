@@ -177,3 +177,32 @@ def test_the_first_hyper_parameters_are_positional_where_scikit_learns_are(lib, 
         getattr(lib, name)(*args, *([None] * 3))     # the rest stay keyword-only
     kinds = [p.kind for p in inspect.signature(type(model).__init__).parameters.values()]
     assert kinds.count(inspect.Parameter.POSITIONAL_OR_KEYWORD) == 1 + len(args)   # + self
+
+
+# Rows that no line separates (XOR), so that a perceptron stopped by max_iter warns; a third
+# feature equal to the first, so that LDA warns of collinear features; overlapping classes
+# on a line, so that logistic regression stopped at one step warns.
+XOR = ([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]], [0, 0, 1, 1])
+COLLINEAR = ([[0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 1.0]], [0, 0, 1, 1])
+OVERLAPPING = ([[0.0], [1.0], [2.0], [3.0], [4.0]], [0, 1, 0, 1, 1])
+
+
+@pytest.mark.parametrize("make, data", [
+    (lambda lib: lib.Perceptron(max_iter=3, tol=None), XOR),
+    (lambda lib: lib.LogisticRegression(solver="gd", max_iter=1, tol=1e-12), OVERLAPPING),
+    (lambda lib: lib.LinearDiscriminantAnalysis(), COLLINEAR),
+], ids=["perceptron", "logistic", "lda"])
+def test_warnings_point_at_the_callers_line(lib, make, data):
+    """A warning names the user's file and line, not refml's (both packages, any depth)."""
+    import inspect
+    import warnings
+
+    X, y = data
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        make(lib).fit(X, y)
+    assert caught, "no warning was raised"
+    for warning in caught:
+        assert warning.filename == __file__ and warning.lineno == line, (
+            f"{warning.category.__name__} points at {warning.filename}:{warning.lineno}")
