@@ -15,21 +15,40 @@ import sys
 import warnings
 
 # The refml modules of 0.1 whose names are no module now (the chapters that kept their
-# name, such as refml.svm, export what their module did).
+# name, such as refml.svm, export the public names their module had).
 MOVED = {
-    "refml.base": "refml.core.base",
-    "refml.metrics": "refml.core.metrics",
-    "refml.losses": "refml.bayes.losses",
-    "refml.distributions": "refml.bayes.distributions",
+    "refml._bandwidth": "refml.density.bandwidth",
+    "refml._bins": "refml.density.bins",
+    "refml._committee": "refml.ensemble.committee",
+    "refml._discriminant_gaussian": "refml.discriminant.statistics",
+    "refml._early_stop": "refml.perceptron.patience",
     "refml._gaussian": "refml.bayes.gaussian",
+    "refml._interop": "refml.core.interop",
+    "refml._kernels": "refml.density.kernels",
+    "refml._linalg": "refml.core.linalg",
+    "refml._logistic_report": "refml.linear.logistic",
+    "refml._logistic_solvers": "refml.linear.logistic_solvers",
+    "refml._mistake_bound": "refml.perceptron.theorem",
+    "refml._names": "refml.core.names",
+    "refml._random": "refml.core.random",
+    "refml._smo": "refml.svm.smo",
+    "refml._smo_newton": "refml.svm.smo_newton",
+    "refml._tree_prune": "refml.tree.prune",
+    "refml._tree_split": "refml.tree.split",
+    "refml._tree_text": "refml.tree.text",
+    "refml._validation": "refml.core.validation",
+    "refml.bagging": "refml.ensemble.bagging",
+    "refml.base": "refml.core.base",
+    "refml.boosting": "refml.ensemble.boosting",
+    "refml.distributions": "refml.bayes.distributions",
+    "refml.histogram": "refml.density.histogram",
     "refml.least_squares": "refml.linear.least_squares",
     "refml.logistic": "refml.linear.logistic",
-    "refml.sgd": "refml.linear.sgd",
-    "refml.separability": "refml.linear.separability",
-    "refml.histogram": "refml.density.histogram",
+    "refml.losses": "refml.bayes.losses",
+    "refml.metrics": "refml.core.metrics",
     "refml.naive_bayes": "refml.density.naive_bayes",
-    "refml.bagging": "refml.ensemble.bagging",
-    "refml.boosting": "refml.ensemble.boosting",
+    "refml.separability": "refml.linear.separability",
+    "refml.sgd": "refml.linear.sgd",
 }
 
 
