@@ -82,6 +82,46 @@ def check_svc(instance):
     return -float(disagreements)
 
 
+def multiclass_instance(rng):
+    """Random data of 3 to 5 classes (one-vs-one, beyond the lectures), in both shapes."""
+    X, y, X_query = random_dataset(rng, n_min=6, k_max=5)
+    while len(set(y)) < 3:
+        X, y, X_query = random_dataset(rng, n_min=6, k_max=5)
+    params = svc_parameters(rng)
+    params["C"] = (0.1, 1.0, 10.0)[rng.randbelow(3)]
+    params["decision_function_shape"] = ("ovr", "ovo")[rng.randbelow(2)]
+    params["break_ties"] = params["decision_function_shape"] == "ovr" and rng.random() < 0.5
+    return {"X": X, "y": y, "X_query": X_query, "params": params}
+
+
+def check_svc_multiclass(instance):
+    import refml
+    import refml_fast
+
+    models, errors = [], []
+    for package in (refml, refml_fast):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                models.append(package.SVC(**instance["params"]).fit(instance["X"],
+                                                                    instance["y"]))
+            except ValueError as error:
+                errors.append(str(error))
+    if errors:
+        return 0.0 if len(errors) == 2 and errors[0] == errors[1] else -1.0
+    reference, fast = models
+    disagreements = 0
+    for name in ("support_", "n_support_", "dual_coef_", "intercept_", "n_iter_",
+                 "converged_") + (("coef_",) if instance["params"]["kernel"] == "linear"
+                                  else ()):
+        disagreements += listed(getattr(reference, name)) != listed(getattr(fast, name))
+    for rows in (instance["X"], instance["X_query"]):
+        disagreements += listed(reference.predict(rows)) != listed(fast.predict(rows))
+        disagreements += (listed(reference.decision_function(rows))
+                          != listed(fast.decision_function(rows)))
+    return -float(disagreements)
+
+
 def listed(value):
     if hasattr(value, "tolist"):
         value = value.tolist()
@@ -135,6 +175,8 @@ THEOREMS = [
             check_svc, 100, 300, 3000),
     theorem("SVC, larger overlapping data (shrinking)", large_instance, check_svc,
             5, 20, 200),
+    theorem("SVC, 3 to 5 classes by one-vs-one (support sets, alphas, votes, decisions)",
+            multiclass_instance, check_svc_multiclass, 30, 100, 1000),
     theorem("linear_separability (answers; separators)", separability_instance,
             check_separability, 100, 300, 3000),
 ]

@@ -24,7 +24,7 @@ REGISTRY = {
     "LinearDiscriminantAnalysis": (lambda lib: lib.LinearDiscriminantAnalysis(), False),
     "QuadraticDiscriminantAnalysis": (
         lambda lib: lib.QuadraticDiscriminantAnalysis(reg_param=0.1), False),
-    "SVC": (lambda lib: lib.SVC(C=1.0), True),
+    "SVC": (lambda lib: lib.SVC(C=1.0), False),
     "KernelDensityClassifier": (lambda lib: lib.KernelDensityClassifier(), False),
     "NaiveBayes": (lambda lib: lib.NaiveBayes(), False),
     "GaussianNB": (lambda lib: lib.GaussianNB(), False),

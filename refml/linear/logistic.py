@@ -109,27 +109,28 @@ def log_likelihood_gradient(w, X, y, convention="zero_one"):
 # gradient, Newton's method and L-BFGS are in ``logistic_solvers``.
 
 
-def gradient_descent(model, X, codes, theta, max_iter, tol, learning_rate):
+def gradient_descent(objective, theta, max_iter, tol, learning_rate):
     """[Yan]'s gradient descent: theta <- theta - eta grad L(theta), fixed eta, until
-    max |grad L| <= tol.  ``model._objective`` gives (L, grad L) (``logistic_solvers``)."""
-    loss, gradient = model._objective(X, codes, theta)
+    max |grad L| <= tol.  ``objective(theta)`` gives (L, grad L) (``logistic_solvers``)."""
+    loss, gradient = objective(theta)
     curve = [loss]
     n_iter = 0
     while solvers.largest_magnitude(gradient) > tol:
         if n_iter == max_iter:
             return theta, n_iter, False, curve
         theta = [a - learning_rate * g for a, g in zip(theta, gradient)]
-        loss, gradient = model._objective(X, codes, theta)
+        loss, gradient = objective(theta)
         n_iter += 1
         curve.append(loss)
     return theta, n_iter, True, curve
 
 
-def sgd(model, X, codes, theta, max_iter, tol, learning_rate, power_t, rng):
+def sgd(objective, epoch, theta, max_iter, tol):
     """[Yan]'s SGD with uniform sampling and [MATH412]'s Polyak-Ruppert average (Algorithm 1):
-    epochs of n steps theta <- theta - eta_k G_i(theta) (``model._sgd_epoch``); after each,
+    epochs of n steps theta <- theta - eta_k G_i(theta) (``epoch(theta, total, k)``, which
+    returns them with the running total of the iterates and the step count k); after each,
     the averaged iterate is tested (and returned)."""
-    loss, gradient = model._objective(X, codes, theta)
+    loss, gradient = objective(theta)
     curve = [loss]
     total = list(theta)
     average = list(theta)
@@ -138,10 +139,9 @@ def sgd(model, X, codes, theta, max_iter, tol, learning_rate, power_t, rng):
     while solvers.largest_magnitude(gradient) > tol:
         if n_iter == max_iter:
             return average, n_iter, False, curve
-        theta, total, k = model._sgd_epoch(X, codes, theta, total, k, learning_rate,
-                                           power_t, rng)
+        theta, total, k = epoch(theta, total, k)
         average = [value / (k + 1) for value in total]   # theta_bar = mean of theta_0..theta_k
-        loss, gradient = model._objective(X, codes, average)
+        loss, gradient = objective(average)
         n_iter += 1
         curve.append(loss)
     return average, n_iter, True, curve
@@ -315,19 +315,29 @@ class LogisticRegression(Classifier):
             self.solver_ = "newton" if small else "lbfgs"
         max_iter = self.max_iter or self.DEFAULT_MAX_ITER[self.solver_]
         self.learning_rate_ = None
+
+        def objective(theta):                    # (L, grad L) at theta, on this data
+            return self._objective(X, codes, theta)
+
         if self.solver_ == "newton":
-            result = solvers.newton(self, X, codes, theta, max_iter, self.tol)
+            result = solvers.newton(objective,
+                                    lambda theta, g: self._newton_direction(X, theta, g),
+                                    theta, max_iter, self.tol)
         elif self.solver_ == "lbfgs":
             result = self._lbfgs(X, codes, theta, max_iter, self.tol)
         elif self.solver_ == "gd":
             self.learning_rate_ = self.learning_rate or self._default_step(X, "gd")
-            result = gradient_descent(self, X, codes, theta, max_iter, self.tol,
-                                              self.learning_rate_)
+            result = gradient_descent(objective, theta, max_iter, self.tol,
+                                      self.learning_rate_)
         else:
             self.learning_rate_ = self.learning_rate or self._default_step(X, "sgd")
             rng = check_random_state(self.random_state)
-            result = sgd(self, X, codes, theta, max_iter, self.tol,
-                                 self.learning_rate_, self.power_t, rng)
+
+            def epoch(theta, total, k):          # one pass of n SGD steps
+                return self._sgd_epoch(X, codes, theta, total, k, self.learning_rate_,
+                                       self.power_t, rng)
+
+            result = sgd(objective, epoch, theta, max_iter, self.tol)
         theta, self.n_iter_, converged, self.loss_curve_ = result
         self._store(theta, p)
         self.converged_ = convergence_report(self, X, codes, theta, converged, max_iter)

@@ -24,8 +24,8 @@ Every sum over features runs left to right.  Sums over samples (L, grad L and th
 are added in the blocked order of ``refml.core.summation``: blocks of samples, each summed
 in order from 0.0, then the blocks' totals in order.
 
-Solvers (``model`` is the estimator; its methods ``_objective``, ``_newton_direction`` and
-``_sgd_epoch`` do the arithmetic and are what refml_fast replaces):
+Solvers (each takes the objective, ``objective(theta) -> (L, grad L)``, as a function: the
+estimator binds its data, and refml_fast its kernels):
 
 - ``newton``: damped Newton (IRLS): delta solves H delta = -grad by Cholesky (directions
   with a vanishing pivot, from collinear features, are left out), then backtracking from
@@ -224,29 +224,31 @@ def largest_magnitude(values):
     return max(abs(value) for value in values)
 
 
-def newton(model, X, codes, theta, max_iter, tol):
-    loss, gradient = model._objective(X, codes, theta)
+def newton(objective, direction, theta, max_iter, tol):
+    """Damped Newton from theta: ``objective(theta) -> (L, grad L)``, and
+    ``direction(theta, grad L)`` the Newton step delta solving H delta = -grad L."""
+    loss, gradient = objective(theta)
     curve = [loss]
     n_iter = 0
     while largest_magnitude(gradient) > tol:
         if n_iter == max_iter:
             return theta, n_iter, False, curve
-        delta = model._newton_direction(X, theta, gradient)
+        delta = direction(theta, gradient)
         slope = linalg.dot(gradient, delta)
         if not slope < 0.0:          # no descent direction left (Hessian vanished)
             return theta, n_iter, False, curve
-        accepted = _backtrack(lambda trial: model._objective(X, codes, trial), LIST_STEPS,
-                              theta, loss, gradient, delta, slope)
+        accepted = _backtrack(objective, LIST_STEPS, theta, loss, gradient, delta, slope)
         if accepted is None:         # no decrease found: stalled at rounding level
             return theta, n_iter, False, curve
         theta, loss, gradient = accepted
         n_iter += 1
         curve.append(loss)
-    theta, n_iter = _polish(model, X, codes, theta, loss, gradient, n_iter, max_iter, curve)
+    theta, n_iter = _polish(objective, direction, theta, loss, gradient, n_iter, max_iter,
+                            curve)
     return theta, n_iter, True, curve
 
 
-def _polish(model, X, codes, theta, loss, gradient, n_iter, max_iter, curve):
+def _polish(objective, direction, theta, loss, gradient, n_iter, max_iter, curve):
     """Full Newton steps past tol, to the maximum-likelihood estimate itself.
 
     Near the optimum Newton converges quadratically: a step of size e leaves an error of
@@ -259,9 +261,9 @@ def _polish(model, X, codes, theta, loss, gradient, n_iter, max_iter, curve):
     for _ in range(POLISH_STEPS):
         if n_iter == max_iter or largest_magnitude(gradient) == 0.0:
             break
-        delta = model._newton_direction(X, theta, gradient)
+        delta = direction(theta, gradient)
         trial = [a + b for a, b in zip(theta, delta)]
-        trial_loss, trial_gradient = model._objective(X, codes, trial)
+        trial_loss, trial_gradient = objective(trial)
         if (trial_loss - loss > 16.0 * EPSILON * abs(loss)
                 or largest_magnitude(trial_gradient) > largest_magnitude(gradient)):
             break

@@ -67,6 +67,7 @@ import math
 
 from refml.core import validation
 from refml.core.base import Classifier, warn_not_converged
+from refml.svm import one_vs_one
 from refml.svm import smo as _smo
 
 # ----------------------------------------------------------------------------------------
@@ -167,7 +168,8 @@ DIVERGED = ("SMO diverged: the multipliers grew until f(x) or ||beta||^2 overflo
 
 
 class SVC(Classifier):
-    """Binary support vector classifier by the dual and SMO ([Yan]).
+    """Support vector classifier by the dual and SMO ([Yan]); more than two classes by
+    one-vs-one (``one_vs_one``, beyond the lectures).
 
     Parameters
     ----------
@@ -185,6 +187,12 @@ class SVC(Classifier):
     max_iter : int >= 1, default 10000000
         The cap on SMO pair steps: LIBSVM's own (max(10^7, 100 n)); scikit-learn passes no
         other (``max_iter=-1``).  Overlapping classes at n = 10^4 take some 10^5 steps.
+    decision_function_shape : {"ovr", "ovo"}, default "ovr"
+        With more than two classes: ``decision_function`` per class (votes plus bounded
+        confidences) or per pair of classes (``one_vs_one``).  Two classes: one value.
+    break_ties : bool, default False
+        With more than two classes and "ovr": predict the argmax of ``decision_function``
+        instead of the vote winner (the first class on a tie of votes).
 
     Attributes
     ----------
@@ -200,6 +208,12 @@ class SVC(Classifier):
     gamma_ : the gamma used.
     n_iter_ : SMO pair steps made.  converged_ : the stopping rule was met.
 
+    With K > 2 classes (``one_vs_one``, scikit-learn's layout): ``support_`` grouped by
+    class, ``n_support_``, ``support_vectors_``, ``dual_coef_`` (K - 1 rows),
+    ``intercept_`` and ``n_iter_`` (one per pair), ``coef_`` (linear: one row per pair),
+    ``gamma_``, ``converged_`` (every pair), and ``estimators_``, the binary SVC of each
+    pair; the binary measures (margin, KKT, objectives) are the pairs' own.
+
     Examples
     --------
     >>> model = SVC(C=float("inf")).fit([[0.0], [1.0], [3.0], [4.0]], [0, 0, 1, 1])
@@ -207,10 +221,9 @@ class SVC(Classifier):
     ([1.0], -2.0, 1.0, [1, 2])
     """
 
-    _binary_only = True
-
     def __init__(self, *, C=1.0, kernel="linear", gamma="scale", degree=3, coef0=0.0,
-                 tol=1e-3, max_iter=10_000_000):
+                 tol=1e-3, max_iter=10_000_000, decision_function_shape="ovr",
+                 break_ties=False):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -218,6 +231,8 @@ class SVC(Classifier):
         self.coef0 = coef0
         self.tol = tol
         self.max_iter = max_iter
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
 
     def _check_params(self, X):
         validation.check_scalar(self.C, "C", "real", 0.0, math.inf, low_open=True)
@@ -231,15 +246,28 @@ class SVC(Classifier):
         validation.check_scalar(self.tol, "tol", "real", 0.0, math.inf,
                                 low_open=True, high_open=True)
         validation.check_scalar(self.max_iter, "max_iter", "int", 1)
+        validation.check_option(self.decision_function_shape, "decision_function_shape",
+                                ("ovr", "ovo"))
+        validation.check_bool(self.break_ties, "break_ties")
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise ValueError("Invalid parameters break_ties=True and "
+                             "decision_function_shape='ovo': ties are broken by the 'ovr' "
+                             "decision function")
 
     # --- fit ---
     def _fit(self, X, codes):
-        y = self.signs_from_codes(codes)
-        C = float(self.C)
         self.gamma_ = self._gamma_value(X)
         if self.kernel != "linear" and not 0.0 < self.gamma_ < math.inf:
             raise ValueError(f"gamma={self.gamma!r} gives {self.gamma_!r}: Var(X) is not a finite "
                              "positive number (entries near 1e300 overflow); rescale X")
+        if len(self.classes_) > 2:
+            self._fit_pairs(X, codes)
+        else:
+            self._fit_binary(X, codes)
+
+    def _fit_binary(self, X, codes):
+        y = self.signs_from_codes(codes)
+        C = float(self.C)
         diagonal = self._kernel_diagonal(X)                  # K_tt, checked, then used by SMO
         if not self._all_finite(diagonal):
             raise ValueError("kernel values overflow float64: some K(x_i, x_i) is infinite "
@@ -272,6 +300,36 @@ class SVC(Classifier):
         self.converged_ = status == _smo.CONVERGED
         if not self.converged_:
             warn_not_converged(self._not_converged_message(status, C))
+
+    def _fit_pairs(self, X, codes):
+        """One binary SVC per pair of classes, the same parameters and this gamma; then the
+        attributes in scikit-learn's layout (``one_vs_one``)."""
+        K = len(self.classes_)
+        params = dict(self.get_params(), gamma=self.gamma_)
+        models, supports, coefficients = [], [], []
+        for i, j in one_vs_one.pairs(K):
+            rows, pair_codes = self._pair_rows(codes, i, j)
+            model = type(self)(**params).fit(self._rows(X, rows), pair_codes)
+            models.append(model)
+            supports.append([rows[s] for s in model.support_])
+            coefficients.append(list(model.dual_coef_))
+        support, n_support = one_vs_one.support_layout(K, codes, supports)
+        self.support_ = self._as_indices(support)
+        self.n_support_ = self._as_indices(n_support)
+        self.support_vectors_ = self._rows(X, support)
+        self.dual_coef_ = self._as_output(
+            one_vs_one.dual_coefficients(K, codes, support, supports, coefficients))
+        self.intercept_ = self._as_output([-model.intercept_ for model in models])
+        if self.kernel == "linear":
+            self.coef_ = self._as_output([[-value for value in model.coef_]
+                                          for model in models])
+        self.n_iter_ = self._as_indices([model.n_iter_ for model in models])
+        self.converged_ = all(model.converged_ for model in models)
+        self.estimators_ = models
+
+    @staticmethod
+    def _pair_rows(codes, i, j):
+        return one_vs_one.pair_rows(codes, i, j)
 
     @staticmethod
     def _all_finite(values):
@@ -390,12 +448,46 @@ class SVC(Classifier):
 
     # --- predict ---
     def decision_function(self, X):
-        """f(x) = beta'x + beta_0 (or sum_s alpha_s y_s K(x_s, x) + beta_0) for each row."""
+        """f(x) = beta'x + beta_0 (or sum_s alpha_s y_s K(x_s, x) + beta_0) for each row;
+        with K > 2 classes a row of values per class ("ovr") or per pair ("ovo")."""
         X = self._validate_predict(X)
-        return self._as_output(self._decision_values(X))
+        if len(self.classes_) == 2:
+            return self._as_output(self._decision_values(X))
+        decisions = self._pair_decisions(X)
+        if self.decision_function_shape == "ovo":
+            return self._as_output(self._ovo_values(decisions))
+        return self._as_output(self._ovr_values(decisions))
 
     def _decision_values(self, X):
         return [score + self.intercept_ for score in self._raw_scores(X)]
 
     def _predict_codes(self, X):
+        if len(self.classes_) == 2:
+            return self._binary_codes(X)
+        decisions = self._pair_decisions(X)
+        if self.break_ties and self.decision_function_shape == "ovr":
+            return self._first_maximum(self._ovr_values(decisions))
+        return self._first_maximum(self._votes(decisions))
+
+    def _binary_codes(self, X):
         return [1 if value >= 0.0 else 0 for value in self._decision_values(X)]
+
+    # --- K > 2: the pairs' values and their votes (refml_fast: on arrays) ---
+    def _pair_decisions(self, X):
+        """f_ij(x) of every pair, pair by pair."""
+        return [model._decision_values(X) for model in self.estimators_]
+
+    def _votes(self, decisions):
+        return one_vs_one.votes(len(self.classes_), decisions)
+
+    def _ovr_values(self, decisions):
+        return one_vs_one.ovr_values(len(self.classes_), decisions)
+
+    @staticmethod
+    def _ovo_values(decisions):
+        """-f_ij(x): LIBSVM's sign, positive towards the pair's first class."""
+        return [[-values[r] for values in decisions] for r in range(len(decisions[0]))]
+
+    @staticmethod
+    def _first_maximum(rows):
+        return one_vs_one.first_maximum(rows)

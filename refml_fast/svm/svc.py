@@ -10,6 +10,7 @@ predictions are identical to refml's.
 
 import numpy as np
 
+from refml.svm import one_vs_one
 from refml.svm import svc as reference
 from refml_fast.core.base import FastMixin
 from refml_fast.runtime.options import kernel
@@ -115,8 +116,43 @@ class SVC(FastMixin, reference.SVC):
     def _decision_values(self, X):
         return self._raw_scores(X) + self.intercept_
 
-    def _predict_codes(self, X):
+    def _binary_codes(self, X):
         return (self._decision_values(X) >= 0.0).astype(np.int64)
+
+    # --- K > 2: refml's one-vs-one on arrays, the same comparisons and float operations ---
+    @staticmethod
+    def _as_indices(indices):
+        return np.asarray(indices, dtype=np.int64)
+
+    @staticmethod
+    def _pair_rows(codes, i, j):
+        codes = np.asarray(codes)
+        rows = np.flatnonzero((codes == i) | (codes == j))
+        return rows, (codes[rows] == j).astype(np.int64)
+
+    def _votes(self, decisions):
+        counts = np.zeros((decisions[0].shape[0], len(self.classes_)), dtype=np.int64)
+        rows = np.arange(decisions[0].shape[0])
+        for (i, j), values in zip(one_vs_one.pairs(len(self.classes_)), decisions):
+            np.add.at(counts, (rows, np.where(values >= 0.0, j, i)), 1)
+        return counts
+
+    def _ovr_values(self, decisions):
+        n_rows, K = decisions[0].shape[0], len(self.classes_)
+        values, sums, rows = np.zeros((n_rows, K)), np.zeros((n_rows, K)), np.arange(n_rows)
+        for (i, j), pair_values in zip(one_vs_one.pairs(K), decisions):
+            sums[:, i] -= pair_values
+            sums[:, j] += pair_values
+            np.add.at(values, (rows, np.where(pair_values > 0.0, j, i)), 1.0)
+        return values + sums / (3.0 * (np.abs(sums) + 1.0))
+
+    @staticmethod
+    def _ovo_values(decisions):
+        return -np.column_stack(decisions)
+
+    @staticmethod
+    def _first_maximum(rows):
+        return np.argmax(np.asarray(rows), axis=1).astype(np.int64)
 
 
 compiled_intercept = kernel(reference.intercept)
