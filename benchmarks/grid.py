@@ -88,11 +88,12 @@ def logistic_cell(n, d, k):
     return cell(f"logistic {n:,} x {d} K={k}", make, fast, sklearn)
 
 
-def svc_cell(kernel, n, d, spread, C=1.0):
+def svc_cell(kernel, n, d, spread, C=1.0, k=2):
     label = ("separated" if spread < 1.0 else "overlapping") + ("" if C == 1.0 else f" C={C:g}")
+    label += "" if k == 2 else f" K={k}"
 
     def make(scale):
-        return blobs(scaled(n, scale), d, 2, spread, seed=n + d)
+        return blobs(scaled(n, scale), d, k, spread, seed=n + d + (0 if k == 2 else k))
 
     def fast(data, lib):
         return lib.SVC(kernel=kernel, C=C).fit(data["X"], data["y"]).predict(data["X"])
@@ -145,6 +146,13 @@ def cells():
         svc_cell("rbf", 20_000, 2, 0.3),
         svc_cell("poly", 3_000, 5, 2.0),
         svc_cell("poly", 5_000, 2, 0.3),
+        # more than two classes: one-vs-one, iris-sized to 20,000 x 50 with 10 classes
+        svc_cell("rbf", 150, 4, 1.0, k=3),
+        svc_cell("linear", 150, 4, 1.0, k=3),
+        svc_cell("rbf", 2_000, 20, 1.0, k=10),
+        svc_cell("linear", 2_000, 20, 1.0, k=10),
+        svc_cell("rbf", 20_000, 50, 1.0, k=10),
+        svc_cell("linear", 20_000, 50, 0.5, k=10),
     ]
     tree = ("DecisionTreeClassifier()", "DecisionTreeClassifier(random_state=0)")
     grid += [

@@ -31,6 +31,8 @@ def logistic(solver, max_iter):
 THEOREMS = [
     parity_theorem("LeastSquaresClassifier", least_squares, make_data=binary_dataset,
                    extra_outputs=("decision_function",)),
+    parity_theorem("LeastSquaresClassifier, 2 to 5 classes (one fit per class)",
+                   least_squares, extra_outputs=("decision_function",)),
     parity_theorem("LogisticRegression newton, binary", logistic("newton", None),
                    make_data=binary_dataset, extra_outputs=("decision_function",
                                                             "predict_proba")),

@@ -1,7 +1,8 @@
 """Item 18 for the perceptron: refml and refml_fast predict the same labels and the same
 decision values, for every order, schedule and fit_intercept, on random data (duplicates,
 ties, one feature, string labels; mostly not separable, so the pass cap is hit) and on
-separable data (where the runs end by convergence)."""
+separable data (where the runs end by convergence), and on data of 2 to 5 classes
+(one-vs-rest, beyond the lectures)."""
 
 from ._parity import parity_theorem, random_dataset
 from .t04_perceptron import separable_dataset
@@ -38,5 +39,7 @@ THEOREMS = [
     parity_theorem("Perceptron, random binary data", make_perceptron, binary_dataset,
                    extra_outputs=("decision_function",)),
     parity_theorem("Perceptron, separable data", make_perceptron, separable_with_queries,
+                   extra_outputs=("decision_function",)),
+    parity_theorem("Perceptron, 2 to 5 classes (one-vs-rest)", make_perceptron,
                    extra_outputs=("decision_function",)),
 ]

@@ -15,11 +15,11 @@ def _bayes(lib):
 
 
 REGISTRY = {
-    "Perceptron": (lambda lib: lib.Perceptron(max_iter=20, random_state=0), True),
+    "Perceptron": (lambda lib: lib.Perceptron(max_iter=20, random_state=0), False),
     "KNeighborsClassifier": (lambda lib: lib.KNeighborsClassifier(n_neighbors=3), False),
     "BayesClassifier": (_bayes, False),
     "PlugInClassifier": (lambda lib: lib.PlugInClassifier(), False),
-    "LeastSquaresClassifier": (lambda lib: lib.LeastSquaresClassifier(), True),
+    "LeastSquaresClassifier": (lambda lib: lib.LeastSquaresClassifier(), False),
     "LogisticRegression": (lambda lib: lib.LogisticRegression(), False),
     "LinearDiscriminantAnalysis": (lambda lib: lib.LinearDiscriminantAnalysis(), False),
     "QuadraticDiscriminantAnalysis": (

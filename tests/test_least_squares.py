@@ -130,9 +130,49 @@ def test_features_whose_squares_overflow_raise_a_clear_error(lib):
     assert close(as_list(model.coef_)[0] * 1e150, 0.6) and close(model.intercept_, -1.2)
 
 
-def test_multiclass_is_refused(lib):
-    with pytest.raises(ValueError, match="class"):
-        lib.LeastSquaresClassifier().fit([[0.0], [1.0], [2.0]], [0, 1, 2])
+def test_three_classes_by_hand(lib):
+    """x = 0, 1, 2 of classes 0, 1, 2: x_bar = 1, X_c'X_c = 2, and the +-1 targets give
+    w = (-1, 0, 1), b = (2/3, -1/3, -4/3): class 0 left, class 2 right."""
+    model = lib.LeastSquaresClassifier().fit([[0.0], [1.0], [2.0]], [0, 1, 2])
+    coef, intercept = as_list(model.coef_), as_list(model.intercept_)
+    for found, expected in zip(coef, [[-1.0], [0.0], [1.0]]):
+        assert found[0] == pytest.approx(expected[0], abs=1e-12)
+    assert intercept == pytest.approx([2 / 3, -1 / 3, -4 / 3], abs=1e-12)
+    assert as_list(model.predict([[-1.0], [0.0], [2.0], [3.0]])) == [0, 0, 2, 2]
+    assert len(as_list(model.decision_function([[0.0], [1.0]]))[0]) == 3
+
+
+@pytest.mark.sklearn
+def test_many_classes_match_an_independent_least_squares_fit(lib):
+    """Each class's (w_k, b_k) is the OLS fit to its +-1 targets (numpy's lstsq)."""
+    import numpy as np
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(60, 3))
+    y = rng.integers(0, 4, size=60)
+    model = lib.LeastSquaresClassifier().fit(X.tolist(), y.tolist())
+    design = np.column_stack([X, np.ones(60)])
+    for k in range(4):
+        solution = np.linalg.lstsq(design, np.where(y == k, 1.0, -1.0), rcond=None)[0]
+        assert as_list(model.coef_)[k] == pytest.approx(solution[:3].tolist(), abs=1e-10)
+        assert as_list(model.intercept_)[k] == pytest.approx(solution[3], abs=1e-10)
+    values = design @ np.column_stack([np.linalg.lstsq(
+        design, np.where(y == k, 1.0, -1.0), rcond=None)[0] for k in range(4)])
+    assert as_list(model.predict(X.tolist())) == np.argmax(values, axis=1).tolist()
+
+
+@pytest.mark.fast
+def test_many_classes_are_identical_in_both_packages():
+    import refml
+    import refml_fast
+
+    X = [[float((i * 7) % 5), float((i * 3) % 4) - 1.5, 0.25 * i] for i in range(30)]
+    y = [f"k{i % 4}" for i in range(30)]
+    a = refml.LeastSquaresClassifier().fit(X, y)
+    b = refml_fast.LeastSquaresClassifier().fit(X, y)
+    assert as_list(a.coef_) == as_list(b.coef_) and as_list(a.intercept_) == as_list(b.intercept_)
+    assert as_list(a.predict(X)) == as_list(b.predict(X))
+    assert as_list(a.decision_function(X)) == as_list(b.decision_function(X))
 
 
 @pytest.mark.parametrize("params, name", [({"tol": -0.1}, "tol"), ({"tol": 1.0}, "tol"),

@@ -6,6 +6,7 @@ with the stated tolerance.
 """
 
 import math
+import random
 
 import pytest
 
@@ -229,3 +230,53 @@ def test_kernels_as_plain_python_give_the_same_predictions(monkeypatch):
         found = getattr(refml_fast, name)(**params).fit(X_SINGLE, Y_SINGLE)
         assert as_list(found.predict(queries)) == expected.predict(queries), (name, params)
         assert as_list(found.predict_proba(queries)) == expected.predict_proba(queries)
+
+
+# --- GaussianNB's sample weights (beyond the lectures, as scikit-learn's) ---------------
+# Four rows of two classes with weights 2, 1, 1, 3: the weighted moments by hand.
+WEIGHTED_X = [[0.0], [2.0], [10.0], [14.0]]
+WEIGHTED_Y = ["a", "a", "b", "b"]
+WEIGHTS = [2.0, 1.0, 1.0, 3.0]
+
+
+def test_gaussian_nb_weights_give_the_weighted_moments_by_hand(lib):
+    """Class a: W = 3, mean (2*0 + 2)/3 = 2/3, variance (2 (2/3)^2 + (4/3)^2)/3 = 8/9;
+    class b: W = 4, mean (10 + 42)/4 = 13, variance (9 + 3)/4 = 3; priors 3/7, 4/7."""
+    model = lib.GaussianNB(var_smoothing=1e-300).fit(WEIGHTED_X, WEIGHTED_Y,
+                                                      sample_weight=WEIGHTS)
+    theta, var = [list(map(float, row)) for row in model.theta_], [
+        list(map(float, row)) for row in model.var_]
+    assert theta[0][0] == pytest.approx(2 / 3) and theta[1][0] == pytest.approx(13.0)
+    assert var[0][0] == pytest.approx(8 / 9) and var[1][0] == pytest.approx(3.0)
+    assert [float(p) for p in model.class_prior_] == pytest.approx([3 / 7, 4 / 7])
+
+
+def test_gaussian_nb_whole_number_weights_equal_repeated_rows(lib):
+    rng = random.Random(5)
+    X = [[rng.gauss(0, 1), rng.gauss(2, 3)] for _ in range(30)]
+    y = [rng.randrange(3) for _ in range(30)]
+    w = [float(rng.randrange(4)) for _ in range(30)]
+    for k in range(3):                     # every class keeps some weight
+        w[y.index(k)] = 1.0
+    weighted = lib.GaussianNB().fit(X, y, sample_weight=w)
+    rows = [t for t in range(30) for _ in range(int(w[t]))]
+    repeated = lib.GaussianNB().fit([X[t] for t in rows], [y[t] for t in rows])
+    for a, b in ((weighted.theta_, repeated.theta_), (weighted.var_, repeated.var_)):
+        for row_a, row_b in zip(a, b):
+            assert list(map(float, row_a)) == pytest.approx(list(map(float, row_b)), rel=1e-12)
+    assert list(weighted.predict(X)) == list(repeated.predict(X))
+
+
+def test_gaussian_nb_unit_weights_are_the_unweighted_fit_exactly(lib):
+    plain = lib.GaussianNB().fit(WEIGHTED_X, WEIGHTED_Y)
+    ones = lib.GaussianNB().fit(WEIGHTED_X, WEIGHTED_Y, sample_weight=[1.0] * 4)
+    assert [list(map(float, r)) for r in plain.var_] == [list(map(float, r)) for r in ones.var_]
+    assert [list(map(float, r)) for r in plain.theta_] == [
+        list(map(float, r)) for r in ones.theta_]
+
+
+def test_gaussian_nb_refuses_a_class_of_zero_weight(lib):
+    with pytest.raises(ValueError, match="all 0"):
+        lib.GaussianNB().fit(WEIGHTED_X, WEIGHTED_Y, sample_weight=[1.0, 1.0, 0.0, 0.0])
+    with pytest.raises(ValueError):
+        lib.GaussianNB().fit(WEIGHTED_X, WEIGHTED_Y, sample_weight=[1.0, -1.0, 1.0, 1.0])

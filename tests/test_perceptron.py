@@ -419,3 +419,73 @@ def test_uniform_order_draws_from_all_points_and_updates_only_on_mistakes(lib):
             expected.append([theta])
     assert model.converged_ and model.n_iter_ == 1
     assert as_list(model.trajectory_) == expected
+
+
+# --- more than two classes: one-vs-rest (beyond the lectures) ------------------------------
+# Three separated clusters on a line: each class is separable from the rest only for the
+# outer two; the middle class's perceptron does not converge, and argmax still decides.
+LINE3_X = [[0.0], [0.5], [5.0], [5.5], [10.0], [10.5]]
+LINE3_Y = ["left", "left", "middle", "middle", "right", "right"]
+
+
+def test_three_classes_take_one_perceptron_per_class(lib):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = lib.Perceptron(tol=None, max_iter=50).fit(LINE3_X, LINE3_Y)
+        for k, label in enumerate(["left", "middle", "right"]):
+            alone = lib.Perceptron(tol=None, max_iter=50).fit(
+                LINE3_X, [1 if y == label else 0 for y in LINE3_Y])
+            assert list(map(float, model.coef_[k])) == list(map(float, alone.coef_))
+            assert float(model.intercept_[k]) == float(alone.intercept_)
+    scores = [list(map(float, row)) for row in model.decision_function(LINE3_X)]
+    assert len(scores) == 6 and all(len(row) == 3 for row in scores)
+    expected = [["left", "middle", "right"][row.index(max(row))] for row in scores]
+    assert list(model.predict(LINE3_X)) == expected
+    assert len(model.estimators_) == 3 and model.trajectory_ is None
+
+
+@pytest.mark.sklearn
+def test_one_vs_rest_is_scikit_learns_perceptron(lib):
+    """scikit-learn's Perceptron (no shuffle, constant step 1, no penalty) is one-vs-rest with
+    the same updates: the same coefficients on iris."""
+    import warnings
+
+    import numpy as np
+    from sklearn.datasets import load_iris
+    from sklearn.linear_model import Perceptron as ScikitPerceptron
+
+    X, y = load_iris(return_X_y=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = lib.Perceptron(tol=None, max_iter=30).fit(X.tolist(), y.tolist())
+    theirs = ScikitPerceptron(tol=None, max_iter=30, shuffle=False).fit(X, y)
+    assert np.allclose(np.asarray(ours.coef_, dtype=float), theirs.coef_, rtol=0, atol=1e-9)
+    assert np.allclose(np.asarray(ours.intercept_, dtype=float), theirs.intercept_, rtol=0,
+                       atol=1e-9)
+    assert list(ours.predict(X.tolist())) == theirs.predict(X).tolist()
+
+
+@pytest.mark.fast
+def test_one_vs_rest_is_identical_in_both_packages():
+    import warnings
+
+    import refml
+    import refml_fast
+    from conformance._parity import random_dataset
+    from refml.core.random import Generator
+
+    for seed in range(20):
+        X, y, X_query = random_dataset(Generator(seed), n_min=6, k_max=5)
+        for order in ("cyclic", "random"):
+            a = refml.Perceptron(order=order, max_iter=8, random_state=seed)
+            b = refml_fast.Perceptron(order=order, max_iter=8, random_state=seed)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                a.fit(X, y)
+                b.fit(X, y)
+            assert [list(map(float, r)) for r in (a.coef_ if len(a.classes_) > 2
+                                                  else [a.coef_])] == [
+                list(map(float, r)) for r in (b.coef_ if len(b.classes_) > 2 else [b.coef_])]
+            assert list(a.predict(X_query)) == list(b.predict(X_query))

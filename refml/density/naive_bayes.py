@@ -95,6 +95,27 @@ def class_moments(X, codes, n_classes):
     return means, variances
 
 
+def weighted_class_moments(X, codes, weights, n_classes):
+    """(means, variances, totals): per-class weighted mean sum_i w_i x_i / W_k and variance
+    sum_i w_i (x_i - mean)^2 / W_k, W_k = sum_i w_i over the class, summed in row order.
+    Whole-number weights w give the moments of the rows repeated w times (to rounding)."""
+    d = len(X[0])
+    totals = [0.0] * n_classes
+    sums = [[0.0] * d for _ in range(n_classes)]
+    for row, code, w in zip(X, codes, weights):
+        totals[code] += w
+        for j in range(d):
+            sums[code][j] += w * row[j]
+    means = [[sums[k][j] / totals[k] for j in range(d)] for k in range(n_classes)]
+    squares = [[0.0] * d for _ in range(n_classes)]
+    for row, code, w in zip(X, codes, weights):
+        for j in range(d):
+            deviation = row[j] - means[code][j]
+            squares[code][j] += w * (deviation * deviation)
+    variances = [[squares[k][j] / totals[k] for j in range(d)] for k in range(n_classes)]
+    return means, variances, totals
+
+
 def gaussian_log_density(x, theta, var, constant):
     """log f_k(x) = -1/2 sum_j log(2 pi var_kj) - 1/2 sum_j (x_j - theta_kj)^2 / var_kj,
     the first sum given as ``constant``."""
@@ -125,12 +146,31 @@ def histogram_log_density(x, counts, n_k, low, high, width, m):
 class DensityClassifier(density.KernelSums, Classifier):
     """argmax_k log pi_k + log f_k(x); subclasses estimate the densities f_k."""
 
-    def _fit(self, X, codes):
-        n, counts = len(codes), self._class_counts(codes, len(self.classes_))
+    def _fit(self, X, codes, weights=None):
+        if weights is None:
+            n, counts = len(codes), self._class_counts(codes, len(self.classes_))
+        else:                               # GaussianNB's sample weights: W_k, sum_k W_k
+            counts = self._class_weights(codes, weights, len(self.classes_))
+            n = sum(counts)
         self.class_count_ = counts
         self.class_prior_ = [count / n for count in counts]
         self.class_log_prior_ = [math.log(count / n) for count in counts]
-        self._fit_densities(X, codes)
+        if weights is None:
+            self._fit_densities(X, codes)
+        else:
+            self._fit_densities(X, codes, weights)
+
+    def _class_weights(self, codes, weights, n_classes):
+        """W_k = sum of the weights of class k, in row order; a class of total weight 0
+        has no estimate, and is refused."""
+        totals = [0.0] * n_classes
+        for code, w in zip(codes, weights):
+            totals[code] += w
+        for k, total in enumerate(totals):
+            if not total > 0.0:
+                raise ValueError(f"the sample weights of class {self.classes_[k]!r} are all 0: "
+                                 "its density cannot be estimated")
+        return totals
 
     def _joint_log_likelihood(self, X):
         """a_k(x) for each row (``plug_in_scores``)."""
@@ -161,6 +201,10 @@ class DensityClassifier(density.KernelSums, Classifier):
                 for j, sigma in enumerate(self._feature_std(rows))]
 
     # --- representation hooks (refml_fast: numpy) ---
+    @staticmethod
+    def _weighted_moments(X, codes, weights, n_classes):
+        return weighted_class_moments(X, codes, weights, n_classes)
+
     @staticmethod
     def _rows_of_class(X, codes, k):
         return [row for row, code in zip(X, codes) if code == k]
@@ -266,7 +310,9 @@ class NaiveBayes(DensityClassifier):
         validation.check_scalar(self.var_smoothing, "var_smoothing", "real", low=0.0,
                                 high=math.inf, low_open=True, high_open=True)
 
-    def _fit_densities(self, X, codes):
+    def _fit_densities(self, X, codes, weights=None):
+        if weights is not None:             # only GaussianNB takes sample weights
+            return self._fit_gaussian(X, codes, weights)
         {"gaussian": self._fit_gaussian, "histogram": self._fit_histogram,
          "kde": self._fit_kde}[self.marginal](X, codes)
 
@@ -277,12 +323,19 @@ class NaiveBayes(DensityClassifier):
                 "kde": self._kde_log_densities}[self.marginal](X)
 
     # --- Gaussian marginals ---
-    def _fit_gaussian(self, X, codes):
-        overall_means, overall = class_moments(X, [0] * len(codes), 1)
+    def _fit_gaussian(self, X, codes, weights=None):
+        if weights is None:
+            overall_means, overall = class_moments(X, [0] * len(codes), 1)
+        else:
+            overall_means, overall, _ = self._weighted_moments(X, [0] * len(codes), weights, 1)
         check_finite_moments(overall_means, overall)
         largest = max(overall[0])
         self.epsilon_ = self.var_smoothing * largest if largest > 0.0 else self.var_smoothing
-        means, variances = class_moments(X, codes, len(self.classes_))
+        if weights is None:
+            means, variances = class_moments(X, codes, len(self.classes_))
+        else:
+            means, variances, _ = self._weighted_moments(X, codes, weights,
+                                                         len(self.classes_))
         check_finite_moments(means, variances)
         self.theta_ = means
         self.var_ = [[v + self.epsilon_ for v in row] for row in variances]
@@ -369,6 +422,21 @@ class GaussianNB(NaiveBayes):
 
     def __init__(self, *, var_smoothing=1e-9):
         self.var_smoothing = var_smoothing
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit on X, y; ``sample_weight`` (beyond the lectures, as scikit-learn's GaussianNB):
+        non-negative weights w_i, the priors W_k / W and the weighted means and variances
+        (``weighted_class_moments``), epsilon from the weighted variances.  Whole-number
+        weights fit as the rows repeated (to rounding); None is the unweighted fit."""
+        X, codes, classes, n_features = self._validate_fit(X, y)
+        if sample_weight is None:
+            return self._learn(X, codes, classes, n_features)
+        weights = self._as_weights(sample_weight, len(codes))
+        return self._learn(X, codes, classes, n_features, weights)
+
+    @staticmethod
+    def _as_weights(sample_weight, n_samples):
+        return validation.as_sample_weight(sample_weight, n_samples)
 
 
 # ----------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 
 Its modules, in reading order:
 
-- least_squares: the least-squares plug-in classifier
+- least_squares: the least-squares plug-in classifier (more classes: one fit per class)
 - logistic: logistic regression (the model, the likelihood, the estimator), with its
   solvers (Newton, L-BFGS) in logistic_solvers
 - sgd: projected SGD with Polyak-Ruppert averaging

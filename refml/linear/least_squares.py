@@ -31,6 +31,11 @@ does with aliased columns.  ``rank_`` is the number of columns kept.  No error i
 
 Features so large that X'X overflows (n max|x_ij|^2 > 1e308, e.g. entries of 1e300) raise a
 ``ValueError`` asking to rescale X, rather than an infinite Gram matrix and a silent rank 0.
+
+More than two classes (beyond the lectures, which state the rule for two): one OLS fit per
+class k to the targets +1 for class k and -1 for the others (scikit-learn's RidgeClassifier
+coding), all sharing X_c' X_c, and the plug-in rule argmax_k (w_k'x + b_k), the first class
+on a tie.  With two classes the single fit above is kept, so the answers are the same.
 """
 
 import math
@@ -42,14 +47,24 @@ from refml.core.base import Classifier
 # 1. The OLS fit and the sign rule.
 
 
-def normal_equations(X, y, means):
-    """(X_c' X_c, X_c' y) with x_c = x - x_bar, every entry summed over the rows in order."""
+def normal_equations(X, targets, means):
+    """(X_c' X_c, [X_c' y for each target column y]) with x_c = x - x_bar, every entry
+    summed over the rows in order."""
     centered = [[value - mean for value, mean in zip(row, means)] for row in X]
-    Xty = [0.0] * len(means)
-    for row, label in zip(centered, y):
-        for j, value in enumerate(row):
-            Xty[j] += value * label
+    Xty = [[0.0] * len(means) for _ in targets]
+    for i, row in enumerate(centered):
+        for c, y in enumerate(targets):
+            for j, value in enumerate(row):
+                Xty[c][j] += value * y[i]
     return linalg.gram(centered), Xty
+
+
+def one_vs_rest_targets(codes, n_classes):
+    """The target columns: the signs y_i in {-1, +1} for two classes (classes_[1] -> +1);
+    for more, one column per class k, +1 on its rows and -1 elsewhere."""
+    if n_classes == 2:
+        return [[1.0 if code == 1 else -1.0 for code in codes]]
+    return [[1.0 if code == k else -1.0 for code in codes] for k in range(n_classes)]
 
 
 def ols_intercept(y, w, means):
@@ -65,12 +80,22 @@ def sign_rule(f):
     return 1 if f >= 0.0 else 0
 
 
+def argmax_rule(values):
+    """The class of the largest w_k'x + b_k, the first on a tie."""
+    best = 0
+    for k in range(1, len(values)):
+        if values[k] > values[best]:
+            best = k
+    return best
+
+
 # ----------------------------------------------------------------------------------------
 # 2. The estimator.
 
 
 class LeastSquaresClassifier(Classifier):
-    """sign(w'x + b) with (w, b) the OLS fit to labels in {-1, +1} ([MATH412], section 2).
+    """sign(w'x + b) with (w, b) the OLS fit to labels in {-1, +1} ([MATH412], section 2);
+    with more classes argmax_k (w_k'x + b_k), one fit per class (module docstring).
 
     Parameters
     ----------
@@ -82,8 +107,10 @@ class LeastSquaresClassifier(Classifier):
 
     Attributes
     ----------
-    coef_ : list of d floats (numpy array in refml_fast), the OLS slope w.
-    intercept_ : float, the OLS intercept b (0.0 without ``fit_intercept``).
+    coef_ : list of d floats (numpy array in refml_fast), the OLS slope w; with K > 2
+        classes K rows, w_k.
+    intercept_ : float, the OLS intercept b (0.0 without ``fit_intercept``); with K > 2
+        classes K values b_k.
     rank_ : int, the number of columns kept by the solver (d when the design has full rank).
     classes_, n_features_in_ : as for every classifier.
 
@@ -97,8 +124,6 @@ class LeastSquaresClassifier(Classifier):
     ['a', 'b']
     """
 
-    _binary_only = True
-
     def __init__(self, *, fit_intercept=True, tol=1e-10):
         self.fit_intercept = fit_intercept
         self.tol = tol
@@ -111,24 +136,36 @@ class LeastSquaresClassifier(Classifier):
 
     def _fit(self, X, codes):
         check_gram_scale(self._largest_magnitude(X), len(X), type(self).__name__)
-        y = self.signs_from_codes(codes)
+        targets = one_vs_rest_targets(codes, len(self.classes_))
         means = self._column_means(X) if self.fit_intercept else [0.0] * len(X[0])
-        G, Xty = self._normal_equations(X, y, means)
-        w, kept = linalg.solve_dropping_dependent(G, Xty, self.tol)
-        self.coef_ = self._as_output(w)
-        self.intercept_ = ols_intercept(y, w, means) if self.fit_intercept else 0.0
+        G, Xty = self._normal_equations(X, targets, means)
+        coef, intercepts = [], []
+        for y, Xy in zip(targets, Xty):
+            w, kept = linalg.solve_dropping_dependent(G, Xy, self.tol)
+            coef.append(w)
+            intercepts.append(ols_intercept(y, w, means) if self.fit_intercept else 0.0)
         self.rank_ = len(kept)
+        if len(targets) == 1:
+            self.coef_, self.intercept_ = self._as_output(coef[0]), intercepts[0]
+        else:
+            self.coef_, self.intercept_ = self._as_output(coef), self._as_output(intercepts)
 
     def _decision_values(self, X):
-        return [linalg.dot(self.coef_, x) + self.intercept_ for x in X]
+        if len(self.classes_) == 2:
+            return [linalg.dot(self.coef_, x) + self.intercept_ for x in X]
+        return [[linalg.dot(w, x) + b for w, b in zip(self.coef_, self.intercept_)]
+                for x in X]
 
     def decision_function(self, X):
-        """f_hat(x) = w'x + b for each row: >= 0 predicts classes_[1]."""
+        """f_hat(x) = w'x + b for each row: >= 0 predicts classes_[1]; with K > 2 classes
+        a row of w_k'x + b_k."""
         X = self._validate_predict(X)
         return self._as_output(self._decision_values(X))
 
     def _predict_codes(self, X):
-        return [sign_rule(value) for value in self._decision_values(X)]
+        if len(self.classes_) == 2:
+            return [sign_rule(value) for value in self._decision_values(X)]
+        return [argmax_rule(values) for values in self._decision_values(X)]
 
     # --- the hot part (refml_fast replaces these with kernels) ---
     @staticmethod
@@ -146,8 +183,8 @@ class LeastSquaresClassifier(Classifier):
         return linalg.mean_rows(X)
 
     @staticmethod
-    def _normal_equations(X, y, means):
-        return normal_equations(X, y, means)
+    def _normal_equations(X, targets, means):
+        return normal_equations(X, targets, means)
 
 
 # ----------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 Its modules, in reading order:
 
 - perceptron: the algorithm's passes (cyclic, batch, random, uniform) and the estimator
+  (more classes: one perceptron per class against the rest, beyond the lectures)
 - theorem: Theorem 2.3, at most R^2 / delta^2 mistakes
 - patience: scikit-learn's early stop (beyond the lectures)
 """

@@ -231,6 +231,7 @@ def perceptron_criterion(theta, X, y, fit_intercept=True):
 
 class Perceptron(Classifier):
     """Binary perceptron: theta <- theta + gamma_t y_i x~_i on every mistake y_i theta'x~_i <= 0.
+    More than two classes (beyond the lectures): one-vs-rest, scikit-learn's rule.
 
     Parameters
     ----------
@@ -272,14 +273,19 @@ class Perceptron(Classifier):
     trajectory_ : [theta~^0, theta~^1, ...] with theta~ = [theta_0, theta_1..d] (or
         [theta_1..d] without intercept), or None unless store_trajectory.
 
+    With K > 2 classes, one perceptron per class k, fitted to +1 on class k and -1 on the
+    others with the same parameters (and the same random_state), and the prediction
+    argmax_k theta_k'x~ (the first class on a tie): ``coef_`` has K rows, ``intercept_``
+    and ``n_mistakes_`` K entries, ``n_iter_`` is the largest of the K, ``converged_`` is
+    True when all K converged, ``decision_function`` gives K columns, ``estimators_`` holds
+    the K binary perceptrons (with their own ``trajectory_``; the multi-class one is None).
+
     Examples
     --------
     >>> model = Perceptron().fit([[0.0, 0.0], [1.0, 1.0], [3.0, 3.0], [4.0, 3.0]], [0, 0, 1, 1])
     >>> model.predict([[0.5, 0.0], [3.5, 3.5]]), model.converged_
     ([0, 1], True)
     """
-
-    _binary_only = True
 
     def __init__(self, *, order="cyclic", learning_rate=1.0, schedule="constant",
                  fit_intercept=True, max_iter=1000, tol=1e-3, n_iter_no_change=5,
@@ -308,6 +314,9 @@ class Perceptron(Classifier):
         check_random_state(self.random_state)
 
     def _fit(self, X, codes):
+        if len(self.classes_) > 2:
+            self._fit_one_vs_rest(X, codes)
+            return
         generator = check_random_state(self.random_state)
         theta, n_mistakes, n_iter, converged, trajectory = self._run_passes(X, codes, generator)
         if not all(math.isfinite(value) for value in theta):
@@ -329,6 +338,23 @@ class Perceptron(Classifier):
                 f"mistake ({n_mistakes} updates); the data may not be linearly separable. "
                 "The last theta is kept.")
 
+    def _fit_one_vs_rest(self, X, codes):
+        """One binary perceptron per class: class k (as +1) against the rest (-1)."""
+        models = [type(self)(**self.get_params()).fit(X, self._one_class(codes, k))
+                  for k in range(len(self.classes_))]
+        self.coef_ = self._as_output([list(model.coef_) for model in models])
+        self.intercept_ = self._as_output([model.intercept_ for model in models])
+        self.n_mistakes_ = [model.n_mistakes_ for model in models]
+        self.n_iter_ = max(model.n_iter_ for model in models)
+        self.converged_ = all(model.converged_ for model in models)
+        self.trajectory_ = None
+        self.estimators_ = models
+
+    @staticmethod
+    def _one_class(codes, k):
+        """1 on the rows of class k, 0 elsewhere: the labels of k's perceptron."""
+        return [1 if code == k else 0 for code in codes]
+
     def _run_passes(self, X, codes, generator):
         """(theta~, n_mistakes, n_iter, converged, trajectory): the loop refml_fast replaces."""
         y = self.signs_from_codes(codes)
@@ -349,9 +375,17 @@ class Perceptron(Classifier):
         return run + (trajectory,)
 
     def decision_function(self, X):
-        """theta'x~ = theta_0 + sum_j theta_j x_j for each row (its sign is the prediction)."""
+        """theta'x~ = theta_0 + sum_j theta_j x_j for each row (its sign is the prediction);
+        with K > 2 classes a row of theta_k'x~, one per class."""
         X = self._validate_predict(X)
+        if len(self.classes_) > 2:
+            return self._as_output(self._class_scores(X))
         return self._as_output(self._decision_values(X))
+
+    def _class_scores(self, X):
+        """theta_k'x~ of each class's perceptron, as rows."""
+        columns = [model._decision_values(X) for model in self.estimators_]
+        return [list(row) for row in zip(*columns)]
 
     def _decision_values(self, X):
         scores = []
@@ -364,5 +398,17 @@ class Perceptron(Classifier):
         return scores
 
     def _predict_codes(self, X):
+        if len(self.classes_) > 2:                 # argmax_k, the first class on a tie
+            codes = []
+            for scores in self._class_scores(X):
+                best = 0
+                for k in range(1, len(scores)):
+                    if scores[k] > scores[best]:
+                        best = k
+                codes.append(best)
+            return codes
+        return self._binary_codes(X)
+
+    def _binary_codes(self, X):
         # sign(0) = +1: a point on the boundary goes to classes_[1].
         return [1 if score >= 0.0 else 0 for score in self._decision_values(X)]

@@ -299,6 +299,37 @@ def loo_sums(data, L, kernel_name):
     return out
 
 
+@kernel
+def weighted_class_moments_kernel(X, codes, weights, means, variances, totals):
+    """refml's ``weighted_class_moments``, in its order; the outputs start at 0."""
+    n, d = X.shape
+    n_classes = means.shape[0]
+    for i in range(n):
+        totals[codes[i]] += weights[i]
+        for j in range(d):
+            means[codes[i], j] += weights[i] * X[i, j]
+    for k in range(n_classes):
+        for j in range(d):
+            means[k, j] = means[k, j] / totals[k]
+    for i in range(n):
+        for j in range(d):
+            deviation = X[i, j] - means[codes[i], j]
+            variances[codes[i], j] += weights[i] * (deviation * deviation)
+    for k in range(n_classes):
+        for j in range(d):
+            variances[k, j] = variances[k, j] / totals[k]
+
+
+def weighted_class_moments(X, codes, weights, n_classes):
+    means = np.zeros((n_classes, X.shape[1]))
+    variances = np.zeros((n_classes, X.shape[1]))
+    totals = np.zeros(n_classes)
+    weighted_class_moments_kernel(X, np.asarray(codes, dtype=np.int64),
+                                  np.asarray(weights, dtype=np.float64), means, variances,
+                                  totals)
+    return means, variances, totals
+
+
 def feature_std(X):
     out = np.empty(X.shape[1])
     feature_std_kernel(X, out)

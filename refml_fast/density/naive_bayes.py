@@ -169,13 +169,20 @@ class KernelDensityClassifier(FastMixin, _FastDensityClassifier,
 class NaiveBayes(FastMixin, _FastDensityClassifier, reference.NaiveBayes):
     __doc__ = reference.NaiveBayes.__doc__
 
-    def _fit_gaussian(self, X, codes):
-        overall_means, overall = _kernels.class_moments(
-            X, np.zeros(X.shape[0], dtype=np.int64), 1)
+    def _fit_gaussian(self, X, codes, weights=None):
+        zeros = np.zeros(X.shape[0], dtype=np.int64)
+        if weights is None:
+            overall_means, overall = _kernels.class_moments(X, zeros, 1)
+        else:
+            overall_means, overall, _ = _kernels.weighted_class_moments(X, zeros, weights, 1)
         reference.check_finite_moments(overall_means.tolist(), overall.tolist())
         largest = float(np.max(overall[0]))
         self.epsilon_ = self.var_smoothing * largest if largest > 0.0 else self.var_smoothing
-        means, variances = _kernels.class_moments(X, codes, len(self.classes_))
+        if weights is None:
+            means, variances = _kernels.class_moments(X, codes, len(self.classes_))
+        else:
+            means, variances, _ = _kernels.weighted_class_moments(X, codes, weights,
+                                                                  len(self.classes_))
         reference.check_finite_moments(means.tolist(), variances.tolist())
         self.theta_ = means
         self.var_ = variances + self.epsilon_
@@ -214,3 +221,7 @@ class NaiveBayes(FastMixin, _FastDensityClassifier, reference.NaiveBayes):
 
 class GaussianNB(NaiveBayes, reference.GaussianNB):
     __doc__ = reference.GaussianNB.__doc__
+
+    def _class_weights(self, codes, weights, n_classes):
+        return super()._class_weights(np.asarray(codes).tolist(),
+                                      np.asarray(weights).tolist(), n_classes)

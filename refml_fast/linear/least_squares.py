@@ -28,22 +28,29 @@ class LeastSquaresClassifier(FastMixin, reference.LeastSquaresClassifier):
         return means.tolist()
 
     @staticmethod
-    def _normal_equations(X, y, means):
+    def _normal_equations(X, targets, means):
         d = X.shape[1]
         G = np.zeros((d, d))
-        Xty = np.zeros(d)
-        normal_equations(X, np.asarray(y, dtype=np.float64),
+        Xty = np.zeros((len(targets), d))
+        normal_equations(X, np.ascontiguousarray(np.asarray(targets, dtype=np.float64).T),
                          np.asarray(means, dtype=np.float64), G, Xty)
         return G.tolist(), Xty.tolist()
 
     def _decision_values(self, X):
-        values = np.empty(X.shape[0])
-        decision_values(X, np.asarray(self.coef_, dtype=np.float64), float(self.intercept_),
-                        values)
-        return values
+        coef = np.atleast_2d(np.asarray(self.coef_, dtype=np.float64))
+        intercepts = np.atleast_1d(np.asarray(self.intercept_, dtype=np.float64))
+        values = np.empty((X.shape[0], coef.shape[0]))
+        column = np.empty(X.shape[0])
+        for k in range(coef.shape[0]):
+            decision_values(X, coef[k], float(intercepts[k]), column)
+            values[:, k] = column
+        return values[:, 0] if len(self.classes_) == 2 else values
 
     def _predict_codes(self, X):
-        return (self._decision_values(X) >= 0.0).astype(np.int64)  # f = 0 -> classes_[1]
+        values = self._decision_values(X)
+        if len(self.classes_) == 2:
+            return (values >= 0.0).astype(np.int64)  # f = 0 -> classes_[1]
+        return np.argmax(values, axis=1).astype(np.int64)   # the first on a tie
 
 
 # ----------------------------------------------------------------------------------------
@@ -82,15 +89,17 @@ def column_means(X, means):
 
 
 @kernel
-def normal_equations(X, y, means, G, Xty):
-    """G = X_c'X_c (both triangles) and Xty = X_c'y, x_c = x - x_bar; G, Xty start at 0."""
+def normal_equations(X, Y, means, G, Xty):
+    """G = X_c'X_c (both triangles) and Xty[c] = X_c'Y[:, c], x_c = x - x_bar, each entry
+    summed over the rows in order; G, Xty start at 0."""
     n, d = X.shape
     centered = np.empty(d)
     for i in range(n):
         for j in range(d):
             centered[j] = X[i, j] - means[j]
-        for j in range(d):
-            Xty[j] += centered[j] * y[i]
+        for c in range(Y.shape[1]):
+            for j in range(d):
+                Xty[c, j] += centered[j] * Y[i, c]
         for j in range(d):
             a = centered[j]
             for k in range(j + 1):

@@ -65,9 +65,21 @@ class Perceptron(FastMixin, reference.Perceptron):
                         scores)
         return scores
 
-    def _predict_codes(self, X):
+    def _binary_codes(self, X):
         scores = self._decision_values(X)
         return (scores >= 0.0).astype(np.int64)  # sign(0) = +1 -> classes_[1]
+
+    @staticmethod
+    def _one_class(codes, k):
+        return (np.asarray(codes) == k).astype(np.int64)
+
+    def _class_scores(self, X):
+        return np.column_stack([model._decision_values(X) for model in self.estimators_])
+
+    def _predict_codes(self, X):
+        if len(self.classes_) > 2:
+            return np.argmax(self._class_scores(X), axis=1).astype(np.int64)  # first on a tie
+        return self._binary_codes(X)
 
 
 perceptron_criterion = reference.perceptron_criterion   # small: refml's own, floats out
