@@ -80,15 +80,6 @@ def sign_rule(f):
     return 1 if f >= 0.0 else 0
 
 
-def argmax_rule(values):
-    """The class of the largest w_k'x + b_k, the first on a tie."""
-    best = 0
-    for k in range(1, len(values)):
-        if values[k] > values[best]:
-            best = k
-    return best
-
-
 # ----------------------------------------------------------------------------------------
 # 2. The estimator.
 
@@ -165,7 +156,7 @@ class LeastSquaresClassifier(Classifier):
     def _predict_codes(self, X):
         if len(self.classes_) == 2:
             return [sign_rule(value) for value in self._decision_values(X)]
-        return [argmax_rule(values) for values in self._decision_values(X)]
+        return [linalg.argmax(values) for values in self._decision_values(X)]   # first on a tie
 
     # --- the hot part (refml_fast replaces these with kernels) ---
     @staticmethod

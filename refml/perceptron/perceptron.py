@@ -399,14 +399,7 @@ class Perceptron(Classifier):
 
     def _predict_codes(self, X):
         if len(self.classes_) > 2:                 # argmax_k, the first class on a tie
-            codes = []
-            for scores in self._class_scores(X):
-                best = 0
-                for k in range(1, len(scores)):
-                    if scores[k] > scores[best]:
-                        best = k
-                codes.append(best)
-            return codes
+            return [linalg.argmax(scores) for scores in self._class_scores(X)]
         return self._binary_codes(X)
 
     def _binary_codes(self, X):

@@ -24,6 +24,9 @@ positive towards its first class, so it is -f_ij(x).
 - ``break_ties=True`` (with "ovr") predicts that argmax instead of the vote winner.
 """
 
+from refml.core import linalg
+
+
 def pairs(n_classes):
     """The pairs (i, j), i < j, in LIBSVM's order: (0, 1), (0, 2), ..., (K - 2, K - 1)."""
     return [(i, j) for i in range(n_classes) for j in range(i + 1, n_classes)]
@@ -87,11 +90,4 @@ def ovr_values(n_classes, decisions):
 
 def first_maximum(rows):
     """The index of the largest entry of each row, the first on a tie."""
-    winners = []
-    for row in rows:
-        best = 0
-        for k in range(1, len(row)):
-            if row[k] > row[best]:
-                best = k
-        winners.append(best)
-    return winners
+    return [linalg.argmax(row) for row in rows]
