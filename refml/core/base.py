@@ -164,7 +164,8 @@ class DataEstimator(BaseEstimator):
         """Drop every learned attribute (used when a fit fails half-way)."""
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("_")]:
             delattr(self, name)
-        self.__dict__.pop("_fitted_params", None)
+        for name in ("_fitted_params", "_stream", "_not_ready"):   # (``refml.core.online``)
+            self.__dict__.pop(name, None)
 
 
 class DensityEstimator(DataEstimator):
@@ -273,8 +274,10 @@ class Classifier(DataEstimator):
         return self._learn(X, codes, classes, n_features)
 
     def _learn(self, X, codes, classes, n_features, *fit_args):
-        """Check hyper-parameters, record the classes, call ``_fit(X, codes, *fit_args)``."""
+        """Check hyper-parameters, record the classes, call ``_fit(X, codes, *fit_args)``.
+        A fit starts over: what an earlier fit or partial_fit learned is dropped first."""
         self._check_params(X)
+        self._forget()
         self.classes_ = classes
         self.n_features_in_ = n_features
         try:

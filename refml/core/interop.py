@@ -277,13 +277,33 @@ def check_params_unchanged(estimator):
                 f"the settings it was fitted with. Call fit again, or set {name} back")
 
 
+def partial_fit_like_input(partial_fit):
+    """Wrap ``partial_fit``: the first call records X's feature names and the parameters, as
+    ``fit_like_input`` does; a later call first checks both against the first call's."""
+    if getattr(partial_fit, "_answers_like_input", False):
+        return partial_fit
+
+    @functools.wraps(partial_fit)
+    def partial_fit_(self, X, *args, **kwargs):
+        if "classes_" not in self.__dict__:
+            return fit_like_input(partial_fit)(self, X, *args, **kwargs)
+        check_params_unchanged(self)
+        check_feature_names(self, X)
+        return partial_fit(self, X, *args, **kwargs)
+
+    partial_fit_._answers_like_input = True
+    return partial_fit_
+
+
 def wrap_methods(cls):
-    """Apply the two wrappers to the methods ``cls`` itself defines."""
+    """Apply the wrappers to the methods ``cls`` itself defines."""
     for name in ANSWERING_METHODS:
         if name in cls.__dict__:
             setattr(cls, name, answer_like_input(cls.__dict__[name]))
     if "fit" in cls.__dict__:
         setattr(cls, "fit", fit_like_input(cls.__dict__["fit"]))
+    if "partial_fit" in cls.__dict__:
+        setattr(cls, "partial_fit", partial_fit_like_input(cls.__dict__["partial_fit"]))
 
 
 # ----------------------------------------------------------------------------------------

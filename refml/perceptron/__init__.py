@@ -3,13 +3,15 @@
 
 Its modules, in reading order:
 
-- perceptron: the algorithm's passes (cyclic, batch, random, uniform) and the estimator
-  (more classes: one perceptron per class against the rest, beyond the lectures)
-- theorem: Theorem 2.3, at most R^2 / delta^2 mistakes
+- perceptron: the binary rule, the criterion and the estimator (more classes and
+  partial_fit: beyond the lectures)
+- orders: the four orders of the passes (cyclic, batch, random, uniform)
+- multiclass: the multi-class perceptron, one vector per class (beyond the lectures)
+- theorem: Theorem 2.3, at most R^2 / delta^2 mistakes; 2 R^2 / delta^2 with K classes
 - patience: scikit-learn's early stop (beyond the lectures)
 """
 
 from refml.perceptron.perceptron import Perceptron, perceptron_criterion
-from refml.perceptron.theorem import mistake_bound
+from refml.perceptron.theorem import mistake_bound, multiclass_mistake_bound
 
-__all__ = ["Perceptron", "mistake_bound", "perceptron_criterion"]
+__all__ = ["Perceptron", "mistake_bound", "multiclass_mistake_bound", "perceptron_criterion"]

@@ -8,7 +8,8 @@ with the bias carried by the augmented x~ of [IML-L5], section 3.2, and sign(0) 
 
 The rule.  Start from theta^0 = 0.  Point i is a *mistake* when y_i theta'x~_i <= 0
 ([NN-Notes], Algorithm 5), and a mistake is corrected by  theta <- theta + gamma_t y_i x~_i.
-The order in which mistakes are visited (``order``, the four functions below):
+The order in which mistakes are visited (``order``, the four functions of
+``refml.perceptron.orders``):
 
 - "cyclic": passes over i = 1..n, correcting each mistake on the way ([MATH412]); it stops
   after a pass with no mistake;
@@ -53,21 +54,25 @@ iterate; exactly so in floats when gamma is a power of 2).  [NN-Notes]'s proof p
 y_t^2 ||x_t^2||^2 = ||x_t^2|| <= R^2; read y_t^2 ||x_t||^2 = ||x_t||^2 <= R^2.
 """
 
+import copy
 import math
 
 from refml.core import linalg, validation
-from refml.core.base import Classifier, warn_not_converged
+from refml.core.base import warn_not_converged
+from refml.core.online import OnlineClassifier
 from refml.core.random import check_random_state
+from refml.perceptron.multiclass import ClassesRule
+from refml.perceptron.orders import run_order
 from refml.perceptron.patience import Patience
 from refml.perceptron.theorem import signed_rows
 
 ORDERS = ("cyclic", "batch", "random", "uniform")
 SCHEDULES = ("constant", "decreasing")
+MULTI_CLASS = ("ovr", "multinomial")
 
 
 # ----------------------------------------------------------------------------------------
-# The rule and its four orders.  Each order returns (theta~, n_mistakes, n_iter, converged)
-# and appends a copy of theta~ after every update to ``trajectory`` when it is a list.
+# The binary rule; the orders that apply it are in ``refml.perceptron.orders``.
 
 
 def is_mistake(theta, x, y):
@@ -78,11 +83,6 @@ def is_mistake(theta, x, y):
     return not y * linalg.dot(theta, x) > 0.0
 
 
-def step_size(learning_rate, decreasing, t):
-    """gamma_t: learning_rate, or learning_rate / t (sum = inf, sum of squares < inf)."""
-    return learning_rate / t if decreasing else learning_rate
-
-
 def mistake_loss(theta, x, y):
     """max(0, -y theta'x): 0 for a point classified right, else |theta'x| (> 0 or NaN),
     and 0.0 for a point on the boundary, which ``is_mistake`` counts as a mistake."""
@@ -90,111 +90,27 @@ def mistake_loss(theta, x, y):
     return 0.0 if margin > 0.0 else -margin
 
 
-def update(theta, x, step, trajectory):
+def update(theta, x, step):
     """theta <- theta + step x in place, step = gamma_t y_i (the greedy update of [NN-Notes]:
     afterwards y_i theta'x_i has grown by gamma_t ||x_i||^2)."""
     for j in range(len(theta)):
         theta[j] += step * x[j]
-    if trajectory is not None:
-        trajectory.append(list(theta))
 
 
-def cyclic_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience):
-    """Passes over i = 1..n, correcting every mistake met ([MATH412])."""
-    n = len(rows)
-    theta = [0.0] * len(rows[0])
-    n_mistakes = t = 0
-    for n_pass in range(1, max_iter + 1):
-        mistakes_in_pass = 0
-        loss = 0.0
-        for i in range(n):
-            t += 1
-            if is_mistake(theta, rows[i], y[i]):
-                loss += mistake_loss(theta, rows[i], y[i])
-                update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i],
-                       trajectory)
-                mistakes_in_pass += 1
-        n_mistakes += mistakes_in_pass
-        if mistakes_in_pass == 0:
-            return theta, n_mistakes, n_pass, True
-        if patience.no_improvement(loss):
-            return theta, n_mistakes, n_pass, False
-    return theta, n_mistakes, max_iter, False
+class BinaryRule:
+    """The binary rule on rows x~_i with y_i in {-1, +1}, for ``refml.perceptron.orders``."""
 
+    def __init__(self, rows, y):
+        self.rows, self.y, self.n = rows, y, len(rows)
 
-def batch_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience):
-    """[NN-Notes], Algorithm 5: correct the first mistake of a scan from i = 1, rescan.
-    A pass (for ``patience``) ends after every n-th examination, mid-scan or not."""
-    n = len(rows)
-    theta = [0.0] * len(rows[0])
-    n_mistakes = examined = 0
-    cap = max_iter * n
-    loss = 0.0
-    while True:
-        first_mistake = None
-        for i in range(n):
-            if examined == cap:
-                return theta, n_mistakes, max_iter, False
-            if examined > 0 and examined % n == 0:
-                if patience.no_improvement(loss):
-                    return theta, n_mistakes, examined // n, False
-                loss = 0.0
-            examined += 1
-            if is_mistake(theta, rows[i], y[i]):
-                loss += mistake_loss(theta, rows[i], y[i])
-                first_mistake = i
-                break
-        if first_mistake is None:  # "else output w^(t)"
-            return theta, n_mistakes, (examined + n - 1) // n, True
-        i = first_mistake
-        update(theta, rows[i], step_size(learning_rate, decreasing, examined) * y[i],
-               trajectory)
-        n_mistakes += 1
+    def mistake(self, theta, i):
+        return is_mistake(theta, self.rows[i], self.y[i])
 
+    def loss(self, theta, i):
+        return mistake_loss(theta, self.rows[i], self.y[i])
 
-def random_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience,
-                  generator):
-    """[Wainwright-L2]: pick i uniformly in m(theta^t) (listed by index), until it is empty."""
-    n = len(rows)
-    theta = [0.0] * len(rows[0])
-    n_mistakes = 0
-    loss = 0.0
-    for t in range(1, max_iter * n + 1):
-        mistakes = [i for i in range(n) if is_mistake(theta, rows[i], y[i])]
-        if not mistakes:
-            return theta, n_mistakes, (t - 1) // n + 1, True
-        if t > 1 and (t - 1) % n == 0:
-            if patience.no_improvement(loss):
-                return theta, n_mistakes, (t - 1) // n, False
-            loss = 0.0
-        i = mistakes[generator.randbelow(len(mistakes))]
-        loss += mistake_loss(theta, rows[i], y[i])
-        update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i], trajectory)
-        n_mistakes += 1
-    return theta, n_mistakes, max_iter, False
-
-
-def uniform_passes(rows, y, learning_rate, decreasing, max_iter, trajectory, patience,
-                   generator):
-    """[MATH412]: repeat t <- t + 1, pick (x_i, y_i) at random, update if it is a mistake."""
-    n = len(rows)
-    theta = [0.0] * len(rows[0])
-    n_mistakes = t = 0
-    for n_pass in range(1, max_iter + 1):
-        loss = 0.0
-        for _ in range(n):
-            t += 1
-            i = generator.randbelow(n)
-            if is_mistake(theta, rows[i], y[i]):
-                loss += mistake_loss(theta, rows[i], y[i])
-                update(theta, rows[i], step_size(learning_rate, decreasing, t) * y[i],
-                       trajectory)
-                n_mistakes += 1
-        if not any(is_mistake(theta, rows[i], y[i]) for i in range(n)):
-            return theta, n_mistakes, n_pass, True
-        if patience.no_improvement(loss):
-            return theta, n_mistakes, n_pass, False
-    return theta, n_mistakes, max_iter, False
+    def correct(self, theta, i, gamma):
+        update(theta, self.rows[i], gamma * self.y[i])
 
 
 # ----------------------------------------------------------------------------------------
@@ -226,12 +142,12 @@ def perceptron_criterion(theta, X, y, fit_intercept=True):
 
 
 # ----------------------------------------------------------------------------------------
-# The estimator: validation, labels and attributes around the orders above.
+# The estimator: validation, labels and attributes around the rules and orders.
 
 
-class Perceptron(Classifier):
+class Perceptron(OnlineClassifier):
     """Binary perceptron: theta <- theta + gamma_t y_i x~_i on every mistake y_i theta'x~_i <= 0.
-    More than two classes (beyond the lectures): one-vs-rest, scikit-learn's rule.
+    More than two classes and ``partial_fit``: beyond the lectures (see below).
 
     Parameters
     ----------
@@ -259,26 +175,42 @@ class Perceptron(Classifier):
         Seed of the draws of order="random" and "uniform" (unused by the other orders).
     store_trajectory : bool
         Keep theta^0 = 0, theta^1, ... (one entry per update) in ``trajectory_``.
+    multi_class : "ovr" or "multinomial"
+        With K > 2 classes: one binary perceptron per class against the rest
+        (scikit-learn's rule), or the multi-class perceptron of
+        ``refml.perceptron.multiclass`` (one vector per class, trained together).  With two
+        classes both are the binary perceptron.
 
     Attributes
     ----------
-    classes_ : the two sorted labels; classes_[0] plays y = -1, classes_[1] plays y = +1.
-    coef_ : theta_1..theta_d, a vector of length d.
-    intercept_ : theta_0 (0.0 when fit_intercept is False).
-    n_mistakes_ : the number of updates made (the t of Theorem 2.3).
-    n_iter_ : the number of passes used (the last one possibly partial).
+    classes_ : the sorted labels; with two, classes_[0] plays y = -1, classes_[1] y = +1.
+    coef_ : theta_1..theta_d, a vector of length d (K rows with K > 2 classes).
+    intercept_ : theta_0 (0.0 when fit_intercept is False; K entries with K > 2 classes).
+    n_mistakes_ : the number of updates made (the t of Theorem 2.3); "ovr": one per class.
+    n_iter_ : the number of passes used (the last one possibly partial); "ovr": the most.
     converged_ : True when the fit ended on a pass or scan with no mistake, so that the
         final theta separates the training data; False when ``max_iter`` or ``tol`` stopped
         it (a ``ConvergenceWarning`` is emitted and the last theta is kept, a usable model).
     trajectory_ : [theta~^0, theta~^1, ...] with theta~ = [theta_0, theta_1..d] (or
-        [theta_1..d] without intercept), or None unless store_trajectory.
+        [theta_1..d] without intercept; "multinomial": the K vectors), or None unless
+        store_trajectory.
+    estimators_ : "ovr" with K > 2 classes: the K binary perceptrons (with their own
+        ``trajectory_``; the multi-class one is None).
 
-    With K > 2 classes, one perceptron per class k, fitted to +1 on class k and -1 on the
-    others with the same parameters (and the same random_state), and the prediction
-    argmax_k theta_k'x~ (the first class on a tie): ``coef_`` has K rows, ``intercept_``
-    and ``n_mistakes_`` K entries, ``n_iter_`` is the largest of the K, ``converged_`` is
-    True when all K converged, ``decision_function`` gives K columns, ``estimators_`` holds
-    the K binary perceptrons (with their own ``trajectory_``; the multi-class one is None).
+    More than two classes (beyond the lectures).  "ovr": perceptron k is fitted to +1 on
+    class k and -1 on the others with the same parameters (and the same random_state); the
+    prediction is argmax_k theta_k'x~, the first class on a tie.  "multinomial": the K
+    vectors start at 0 and a mistake (a class k != c scoring at least theta_c'x~) moves
+    theta_c towards x~ and the first best such k's away; at most 2 R^2 / delta^2 updates on
+    separable data (``multiclass_mistake_bound``).  ``decision_function`` gives K columns.
+
+    Learning online (beyond the lectures): ``partial_fit(X, y, classes=...)`` runs one pass
+    of the chosen order over the chunk (``max_iter`` and ``tol`` are for ``fit``),
+    starting from theta as the earlier calls left it; t (the decreasing step's) and the
+    random stream go on across calls.  ``n_mistakes_`` and ``n_iter_`` add up over the
+    calls; ``converged_`` says whether the last chunk's pass found no mistake.  Theorem 2.3
+    bounds the mistakes of all the calls together on separable data.  ``partial_fit``
+    after ``fit`` goes on from the fitted theta with t = n_iter_ * n.
 
     Examples
     --------
@@ -289,7 +221,7 @@ class Perceptron(Classifier):
 
     def __init__(self, *, order="cyclic", learning_rate=1.0, schedule="constant",
                  fit_intercept=True, max_iter=1000, tol=1e-3, n_iter_no_change=5,
-                 random_state=None, store_trajectory=False):
+                 random_state=None, store_trajectory=False, multi_class="ovr"):
         self.order = order
         self.learning_rate = learning_rate
         self.schedule = schedule
@@ -299,6 +231,7 @@ class Perceptron(Classifier):
         self.n_iter_no_change = n_iter_no_change
         self.random_state = random_state
         self.store_trajectory = store_trajectory
+        self.multi_class = multi_class
 
     def _check_params(self, X):
         validation.check_option(self.order, "order", ORDERS)
@@ -311,37 +244,114 @@ class Perceptron(Classifier):
             validation.check_scalar(self.tol, "tol", "real", 0.0, math.inf, high_open=True)
         validation.check_scalar(self.n_iter_no_change, "n_iter_no_change", "int", 1)
         validation.check_bool(self.store_trajectory, "store_trajectory")
+        validation.check_option(self.multi_class, "multi_class", MULTI_CLASS)
         check_random_state(self.random_state)
 
+    # --- fit and partial_fit ---
+    def _one_vs_rest(self):
+        return len(self.classes_) > 2 and self.multi_class == "ovr"
+
     def _fit(self, X, codes):
-        if len(self.classes_) > 2:
-            self._fit_one_vs_rest(X, codes)
+        if self._one_vs_rest():
+            models = [type(self)(**self.get_params()).fit(X, self._one_class(codes, k))
+                      for k in range(len(self.classes_))]
+            self._store_one_vs_rest(models)
             return
-        generator = check_random_state(self.random_state)
-        theta, n_mistakes, n_iter, converged, trajectory = self._run_passes(X, codes, generator)
-        if not all(math.isfinite(value) for value in theta):
-            raise ValueError("Perceptron: theta overflowed float64 (the entries of X are too "
-                             "large for sums of products theta_j x_j); rescale the features")
-        self.intercept_ = float(theta[0]) if self.fit_intercept else 0.0
-        self.coef_ = theta[1:] if self.fit_intercept else theta
-        self.n_mistakes_ = n_mistakes
-        self.n_iter_ = n_iter
-        self.converged_ = converged
-        self.trajectory_ = trajectory if self.store_trajectory else None
+        self._stream = {"theta": self._zero_theta(), "examined": 0,
+                        "generator": check_random_state(self.random_state)}
+        n_mistakes, n_iter, converged, trajectory = self._learn_passes(
+            X, codes, self.max_iter, self.tol)
+        self._stream["examined"] = n_iter * self._n_rows_cols(X)[0]
+        self._store(n_mistakes, n_iter, converged, trajectory)
         if not converged:
             stop = (f"max_iter={self.max_iter} passes" if n_iter == self.max_iter else
                     f"{n_iter} passes, the last n_iter_no_change={self.n_iter_no_change} "
                     f"without lowering a pass's perceptron loss by tol * n = {self.tol} * "
-                    f"{len(X)}")
+                    f"{self._n_rows_cols(X)[0]}")
             warn_not_converged(
                 f"Perceptron did not converge: it stopped after {stop}, every pass with a "
                 f"mistake ({n_mistakes} updates); the data may not be linearly separable. "
                 "The last theta is kept.")
 
-    def _fit_one_vs_rest(self, X, codes):
-        """One binary perceptron per class: class k (as +1) against the rest (-1)."""
-        models = [type(self)(**self.get_params()).fit(X, self._one_class(codes, k))
-                  for k in range(len(self.classes_))]
+    def _partial_fit(self, X, codes, weights):
+        if self._one_vs_rest():
+            models = self.__dict__.get("estimators_") or [
+                type(self)(**self.get_params()) for _ in self.classes_]
+            for k, model in enumerate(models):
+                model.partial_fit(X, self._one_class(codes, k), classes=[0, 1])
+            self._store_one_vs_rest(models)
+            return
+        if "_stream" not in self.__dict__:
+            self._stream = {"theta": self._zero_theta(), "examined": 0,
+                            "generator": check_random_state(self.random_state)}
+            done = (0, 0, None)
+        else:
+            done = (self.n_mistakes_, self.n_iter_, self.trajectory_)
+        n_mistakes, _, converged, trajectory = self._learn_passes(X, codes, 1, None)
+        self._stream["examined"] += self._n_rows_cols(X)[0]
+        if done[2] is not None and trajectory is not None:
+            trajectory = self._joined(done[2], trajectory)
+        self._store(done[0] + n_mistakes, done[1] + 1, converged, trajectory)
+
+    def _learn_passes(self, X, codes, max_iter, tol):
+        """Passes from the state in ``_stream``; (n_mistakes, n_iter, converged, trajectory),
+        the trajectory starting from theta before the passes."""
+        stream = self._stream
+        n_mistakes, n_iter, converged, trajectory = self._run_passes(
+            X, codes, stream["theta"], stream["examined"], max_iter, tol,
+            stream["generator"])
+        if not self._finite(stream["theta"]):
+            raise ValueError("Perceptron: theta overflowed float64 (the entries of X are too "
+                             "large for sums of products theta_j x_j); rescale the features")
+        return n_mistakes, n_iter, converged, trajectory
+
+    def _run_passes(self, X, codes, theta, examined, max_iter, tol, generator):
+        """The order's passes, theta updated in place: the loop refml_fast replaces."""
+        rows = [[1.0] + x for x in X] if self.fit_intercept else X
+        if len(self.classes_) > 2:
+            rule = ClassesRule(rows, codes)
+        else:
+            rule = BinaryRule(rows, self.signs_from_codes(codes))
+        trajectory = [copy.deepcopy(theta)] if self.store_trajectory else None
+        patience = Patience(tol, self.n_iter_no_change, len(rows))
+        run = run_order(self.order, rule, theta, examined, self.learning_rate,
+                        self.schedule == "decreasing", max_iter, trajectory, patience,
+                        generator)
+        return run + (trajectory,)
+
+    def _zero_theta(self):
+        p = self.n_features_in_ + (1 if self.fit_intercept else 0)
+        if len(self.classes_) > 2:
+            return [[0.0] * p for _ in self.classes_]
+        return [0.0] * p
+
+    @staticmethod
+    def _finite(theta):
+        rows = theta if theta and isinstance(theta[0], list) else [theta]
+        return all(math.isfinite(value) for row in rows for value in row)
+
+    @staticmethod
+    def _joined(earlier, later):
+        """The trajectory of the calls so far, then this call's (its first entry, theta
+        before the call, is the last entry of the earlier ones)."""
+        return earlier + later[1:]
+
+    def _store(self, n_mistakes, n_iter, converged, trajectory):
+        theta = self._stream["theta"]
+        if len(self.classes_) > 2:
+            self.intercept_ = self._as_output([row[0] if self.fit_intercept else 0.0
+                                               for row in theta])
+            self.coef_ = self._as_output([row[1:] if self.fit_intercept else row
+                                          for row in theta])
+        else:
+            self.intercept_ = float(theta[0]) if self.fit_intercept else 0.0
+            self.coef_ = self._as_output(theta[1:] if self.fit_intercept else theta)
+        self.n_mistakes_ = n_mistakes
+        self.n_iter_ = n_iter
+        self.converged_ = converged
+        self.trajectory_ = trajectory if self.store_trajectory else None
+
+    def _store_one_vs_rest(self, models):
         self.coef_ = self._as_output([list(model.coef_) for model in models])
         self.intercept_ = self._as_output([model.intercept_ for model in models])
         self.n_mistakes_ = [model.n_mistakes_ for model in models]
@@ -355,44 +365,28 @@ class Perceptron(Classifier):
         """1 on the rows of class k, 0 elsewhere: the labels of k's perceptron."""
         return [1 if code == k else 0 for code in codes]
 
-    def _run_passes(self, X, codes, generator):
-        """(theta~, n_mistakes, n_iter, converged, trajectory): the loop refml_fast replaces."""
-        y = self.signs_from_codes(codes)
-        rows = [[1.0] + x for x in X] if self.fit_intercept else X
-        trajectory = [[0.0] * len(rows[0])] if self.store_trajectory else None
-        decreasing = self.schedule == "decreasing"
-        patience = Patience(self.tol, self.n_iter_no_change, len(rows))
-        if self.order == "cyclic":
-            run = cyclic_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
-                                trajectory, patience)
-        elif self.order == "batch":
-            run = batch_passes(rows, y, self.learning_rate, decreasing, self.max_iter,
-                               trajectory, patience)
-        else:
-            passes = random_passes if self.order == "random" else uniform_passes
-            run = passes(rows, y, self.learning_rate, decreasing, self.max_iter, trajectory,
-                         patience, generator)
-        return run + (trajectory,)
-
+    # --- predict ---
     def decision_function(self, X):
         """theta'x~ = theta_0 + sum_j theta_j x_j for each row (its sign is the prediction);
         with K > 2 classes a row of theta_k'x~, one per class."""
         X = self._validate_predict(X)
         if len(self.classes_) > 2:
             return self._as_output(self._class_scores(X))
-        return self._as_output(self._decision_values(X))
+        return self._as_output(self._decision_values(X, self.coef_, self.intercept_))
 
     def _class_scores(self, X):
-        """theta_k'x~ of each class's perceptron, as rows."""
-        columns = [model._decision_values(X) for model in self.estimators_]
+        """theta_k'x~ of each class's vector, as rows."""
+        columns = [self._decision_values(X, coef, intercept)
+                   for coef, intercept in zip(self.coef_, self.intercept_)]
         return [list(row) for row in zip(*columns)]
 
-    def _decision_values(self, X):
+    @staticmethod
+    def _decision_values(X, coef, intercept):
         scores = []
         for x in X:
             # The same float operations, in the same order, as dot(theta~, x~) during fit.
-            score = 0.0 + self.intercept_
-            for theta_j, x_j in zip(self.coef_, x):
+            score = 0.0 + intercept
+            for theta_j, x_j in zip(coef, x):
                 score += theta_j * x_j
             scores.append(score)
         return scores
@@ -400,8 +394,6 @@ class Perceptron(Classifier):
     def _predict_codes(self, X):
         if len(self.classes_) > 2:                 # argmax_k, the first class on a tie
             return [linalg.argmax(scores) for scores in self._class_scores(X)]
-        return self._binary_codes(X)
-
-    def _binary_codes(self, X):
         # sign(0) = +1: a point on the boundary goes to classes_[1].
-        return [1 if score >= 0.0 else 0 for score in self._decision_values(X)]
+        return [1 if score >= 0.0 else 0
+                for score in self._decision_values(X, self.coef_, self.intercept_)]

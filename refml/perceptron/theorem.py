@@ -2,8 +2,11 @@
 
 If some theta* separates the data with margin delta = min_i y_i theta*'x_i / ||theta*|| > 0
 and every row has ||x_i|| <= R, the perceptron makes at most R^2 / delta^2 updates, whatever
-the order of the rows ([NN-Notes] proves it for Algorithm 5 as Novikoff did).
+the order of the rows ([NN-Notes] proves it for Algorithm 5 as Novikoff did).  With K
+classes, the multi-class perceptron makes at most 2 R^2 / delta^2 (beyond the lectures).
 """
+
+import math
 
 from refml.core import linalg, validation
 from refml.core.base import Classifier
@@ -66,3 +69,39 @@ def separator_for_bound(separator, X, labels, fit_intercept):
     except ValueError as error:
         raise ValueError(f"{error}; pass theta") from None
     return [float(v) for v in theta]
+
+
+def multiclass_mistake_bound(X, y, theta, fit_intercept=True):
+    """2 R^2 / delta^2: the multi-class perceptron's cap on its mistakes (beyond the
+    lectures: Theorem 2.3 through Kesler's construction, ``refml.perceptron.multiclass``).
+
+    ``theta`` holds one vector theta*_k per class of ``sorted(set(y))`` (with
+    ``fit_intercept``, [theta_0, theta_1..d] for the rows x~ = [1, x]).  R = max_i ||x~_i||
+    and delta = min_i min_{k != c_i} (theta*_{c_i} - theta*_k)'x~_i / ||Theta*||_F, the
+    Frobenius norm of all the vectors together.  Why: a mistake on point i adds
+    gamma (e_c - e_r) (x) x~_i to Theta, which raises <Theta*, Theta> by at least
+    gamma delta ||Theta*||_F and ||Theta||_F^2 by at most 2 gamma^2 R^2 (the rival scored
+    at least as high), so t updates give t gamma delta <= gamma sqrt(2 t) R.
+
+    Raises ValueError if theta does not separate the classes (delta <= 0) or has the wrong
+    shape.
+    """
+    X = validation.as_matrix(X)
+    labels = validation.as_labels(y)
+    validation.check_consistent_length(len(X), len(labels))
+    classes, codes = validation.encode_labels(labels)
+    validation.check_bool(fit_intercept, "fit_intercept")
+    theta = validation.as_matrix(theta, "theta")
+    rows = [[1.0] + x for x in X] if fit_intercept else X
+    if len(theta) != len(classes) or len(theta[0]) != len(rows[0]):
+        raise ValueError(f"theta must have {len(classes)} rows (one per class) of "
+                         f"{len(rows[0])} entries, got {len(theta)} of {len(theta[0])}")
+    R = max(linalg.norm(x) for x in rows)
+    worst = min(linalg.dot(theta[c], x) - linalg.dot(theta[k], x)
+                for x, c in zip(rows, codes) for k in range(len(theta)) if k != c)
+    if not worst > 0.0:
+        raise ValueError("theta does not separate the classes: min_i min_k "
+                         f"(theta_c - theta_k)'x_i = {worst!r} <= 0")
+    norm = math.sqrt(sum(linalg.dot(t, t) for t in theta))
+    delta = worst / norm
+    return 2.0 * (R * R) / (delta * delta)

@@ -36,6 +36,11 @@ class FastMixin:
         return np.asarray(codes, dtype=np.int64)
 
     @staticmethod
+    def _recode(chunk_codes, positions):
+        """refml's recoding of a partial_fit chunk's labels, as one take."""
+        return np.asarray(positions, dtype=np.int64)[np.asarray(chunk_codes, dtype=np.int64)]
+
+    @staticmethod
     def _as_output(values):
         return np.asarray(values, dtype=np.float64)
 

@@ -130,20 +130,20 @@ PAIRED_FROM = 16
 
 
 @kernel
-def cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
+def cyclic_passes(X, y, theta, fit_intercept, learning_rate, decreasing, examined, max_iter, state,
                   trajectory, patience):
     """Passes over i = 1..n (``state`` unused: the orders share one signature), each
     row's mistake decided in lanes (``lane_passes``) or, with few features, by refml's sum
     (``paired_passes``)."""
     if X.shape[1] >= LANES_FROM:
-        return lane_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
-                           trajectory, patience)
-    return paired_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
+        return lane_passes(X, y, theta, fit_intercept, learning_rate, decreasing, examined,
+                           max_iter, trajectory, patience)
+    return paired_passes(X, y, theta, fit_intercept, learning_rate, decreasing, examined, max_iter,
                          trajectory, patience, np.empty(3))
 
 
 @kernel(refcounts=False)
-def lane_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
+def lane_passes(X, y, theta, fit_intercept, learning_rate, decreasing, examined, max_iter,
                 trajectory, patience):
     """Each row's mistake is refml's (``signed_margin``), the updates and the early stop's
     loss are refml's floats in refml's order.  SPEC's perceptron (100,000 x 50, ten
@@ -169,7 +169,7 @@ def lane_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
             if not signed > 0.0:
                 loss += -signed
                 n_mistakes += 1
-                update(weights, X, i, step_size(learning_rate, decreasing, t) * y[i],
+                update(weights, X, i, step_size(learning_rate, decreasing, examined + t) * y[i],
                        fit_intercept, n_mistakes, trajectory)
                 mistakes_in_pass += 1
         if mistakes_in_pass == 0:
@@ -211,7 +211,7 @@ def margins_of_pair(theta, X, i, fit_intercept, step, out):
 
 
 @kernel(refcounts=False)
-def paired_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
+def paired_passes(X, y, theta, fit_intercept, learning_rate, decreasing, examined, max_iter,
                   trajectory, patience, ahead):
     """Rows in pairs while mistakes are frequent (in the first pass, and after a pass with
     a mistake in every PAIRED_FROM rows or more), else one by one.  Row i+1's margin
@@ -230,7 +230,7 @@ def paired_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
         i = 0
         while i < n:
             t += 1
-            step = step_size(learning_rate, decreasing, t) * y[i]
+            step = step_size(learning_rate, decreasing, examined + t) * y[i]
             if paired and i + 1 < n:
                 margins_of_pair(theta, X, i, fit_intercept, step, ahead)
                 signed = y[i] * ahead[0]
@@ -252,7 +252,8 @@ def paired_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
             if not signed > 0.0:
                 loss += -signed
                 n_mistakes += 1
-                scalar_update(theta, X, i, step_size(learning_rate, decreasing, t) * y[i],
+                scalar_update(theta, X, i,
+                              step_size(learning_rate, decreasing, examined + t) * y[i],
                               fit_intercept, n_mistakes, trajectory)
                 mistakes_in_pass += 1
             i += 1
@@ -265,12 +266,12 @@ def paired_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_ite
 
 
 @kernel(refcounts=False)
-def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
+def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, examined, max_iter, state,
                  trajectory, patience):
     """Algorithm 5: the first mistake of a scan from i = 1 (``state`` unused)."""
     n = X.shape[0]
     n_mistakes = 0
-    examined = 0
+    seen = 0
     cap = max_iter * n
     loss = 0.0
     weights = theta.reshape((1, theta.shape[0]))
@@ -278,13 +279,13 @@ def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter
     while True:
         first_mistake = -1
         for i in range(n):
-            if examined == cap:
+            if seen == cap:
                 return n_mistakes, max_iter, False
-            if examined > 0 and examined % n == 0:
+            if seen > 0 and seen % n == 0:
                 if no_improvement(loss, patience):
-                    return n_mistakes, examined // n, False
+                    return n_mistakes, seen // n, False
                 loss = 0.0
-            examined += 1
+            seen += 1
             signed = signed_margin(weights, theta, X, i, fit_intercept, y[i], bound, exact,
                                    lanes)
             if not signed > 0.0:
@@ -292,23 +293,23 @@ def batch_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter
                 first_mistake = i
                 break
         if first_mistake < 0:
-            return n_mistakes, (examined + n - 1) // n, True
+            return n_mistakes, (seen + n - 1) // n, True
         i = first_mistake
         n_mistakes += 1
-        update(weights, X, i, step_size(learning_rate, decreasing, examined) * y[i],
+        update(weights, X, i, step_size(learning_rate, decreasing, examined + seen) * y[i],
                fit_intercept, n_mistakes, trajectory)
 
 
 @kernel
-def random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
+def random_passes(X, y, theta, fit_intercept, learning_rate, decreasing, examined, max_iter, state,
                   trajectory, patience):
     """Draws uniform among the current mistakes, listed by index (SplitMix64 ``state``)."""
-    return random_draws(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter,
+    return random_draws(X, y, theta, fit_intercept, learning_rate, decreasing, examined, max_iter,
                         state, trajectory, patience, np.empty(X.shape[0], dtype=np.int64))
 
 
 @kernel(refcounts=False)
-def random_draws(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
+def random_draws(X, y, theta, fit_intercept, learning_rate, decreasing, examined, max_iter, state,
                  trajectory, patience, mistakes):
     """``random_passes`` with the list of mistakes given (compiled without reference
     counts, which an inlined helper's arrays would pay in the scan: see ``options``)."""
@@ -339,13 +340,14 @@ def random_draws(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter
         i = mistakes[_random.randbelow(state, count)]
         loss += -(y[i] * margin(theta, X, i, fit_intercept))
         n_mistakes += 1
-        update(weights, X, i, step_size(learning_rate, decreasing, t) * y[i], fit_intercept,
+        update(weights, X, i, step_size(learning_rate, decreasing, examined + t) * y[i],
+               fit_intercept,
                n_mistakes, trajectory)
     return n_mistakes, max_iter, False
 
 
 @kernel(refcounts=False)
-def uniform_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_iter, state,
+def uniform_passes(X, y, theta, fit_intercept, learning_rate, decreasing, examined, max_iter, state,
                    trajectory, patience):
     """Draws uniform among all n points, an update on a mistake; a pass is n draws."""
     n = X.shape[0]
@@ -363,7 +365,7 @@ def uniform_passes(X, y, theta, fit_intercept, learning_rate, decreasing, max_it
             if not signed > 0.0:
                 loss += -signed
                 n_mistakes += 1
-                update(weights, X, i, step_size(learning_rate, decreasing, t) * y[i],
+                update(weights, X, i, step_size(learning_rate, decreasing, examined + t) * y[i],
                        fit_intercept, n_mistakes, trajectory)
         clean = True
         for i in range(n):

@@ -24,6 +24,7 @@ import numpy as np
 from refml.perceptron import perceptron as reference
 from refml_fast.core import random as _random
 from refml_fast.core.base import FastMixin
+from refml_fast.perceptron.multiclass import MULTICLASS_PASSES
 from refml_fast.perceptron.passes import PASSES
 from refml_fast.runtime.options import kernel
 
@@ -31,55 +32,86 @@ from refml_fast.runtime.options import kernel
 class Perceptron(FastMixin, reference.Perceptron):
     __doc__ = reference.Perceptron.__doc__
 
-    def _run_passes(self, X, codes, generator):
-        y = np.where(codes == 1, 1.0, -1.0)
-        n_weights = X.shape[1] + (1 if self.fit_intercept else 0)
-        start = _random.state_array(generator)
-        state = start.copy()
+    def _run_passes(self, X, codes, theta, examined, max_iter, tol, generator):
+        start = theta.copy()
+        state_start = _random.state_array(generator)
+        state = state_start.copy()
         # Row k of ``trajectory`` receives theta~ after update k, while rows remain; a first
-        # run counts the updates, a second one (same random stream) records them all.
-        trajectory = np.zeros((1, n_weights))
-        theta, n_mistakes, n_iter, converged = self._passes(X, y, state, trajectory)
+        # run counts the updates, a second one (same start, same random stream) records them.
+        trajectory = np.zeros((1,) + theta.shape)
+        n_mistakes, n_iter, converged = self._passes(X, codes, theta, examined, max_iter, tol,
+                                                     state, trajectory)
         if self.store_trajectory:
-            trajectory = np.zeros((n_mistakes + 1, n_weights))
-            state = start.copy()
-            theta, n_mistakes, n_iter, converged = self._passes(X, y, state, trajectory)
+            trajectory = np.zeros((n_mistakes + 1,) + theta.shape)
+            trajectory[0] = start
+            theta[...] = start
+            state = state_start.copy()
+            n_mistakes, n_iter, converged = self._passes(X, codes, theta, examined, max_iter,
+                                                         tol, state, trajectory)
         _random.store_state(generator, state)
-        return theta, n_mistakes, n_iter, converged, trajectory
+        return n_mistakes, n_iter, converged, trajectory
 
-    def _passes(self, X, y, state, trajectory):
-        theta = np.zeros(trajectory.shape[1])
+    def _passes(self, X, codes, theta, examined, max_iter, tol, state, trajectory):
         # [on, tol * n, best pass loss, passes without improvement, n_iter_no_change]
-        on = self.tol is not None
-        patience = np.array([float(on), float(self.tol) * X.shape[0] if on else 0.0, np.inf,
+        on = tol is not None
+        patience = np.array([float(on), float(tol) * X.shape[0] if on else 0.0, np.inf,
                              0.0, float(self.n_iter_no_change)])
-        passes = PASSES[self.order]  # only the kernel of the order used gets compiled
-        n_mistakes, n_iter, converged = passes(
-            X, y, theta, self.fit_intercept, float(self.learning_rate),
-            self.schedule == "decreasing", self.max_iter, state, trajectory, patience)
-        return theta, int(n_mistakes), int(n_iter), bool(converged)
+        decreasing = self.schedule == "decreasing"
+        if theta.ndim == 2:
+            passes = MULTICLASS_PASSES[self.order]
+            run = passes(X, codes, theta, self.fit_intercept, float(self.learning_rate),
+                         decreasing, examined, max_iter, state, trajectory, patience)
+        else:
+            y = np.where(codes == 1, 1.0, -1.0)
+            passes = PASSES[self.order]  # only the kernel of the order used gets compiled
+            run = passes(X, y, theta, self.fit_intercept, float(self.learning_rate),
+                         decreasing, examined, max_iter, state, trajectory, patience)
+        n_mistakes, n_iter, converged = run
+        return int(n_mistakes), int(n_iter), bool(converged)
 
-    def _decision_values(self, X):
+    def _zero_theta(self):
+        p = self.n_features_in_ + (1 if self.fit_intercept else 0)
+        if len(self.classes_) > 2:
+            return np.zeros((len(self.classes_), p))
+        return np.zeros(p)
+
+    @staticmethod
+    def _finite(theta):
+        return bool(np.isfinite(theta).all())
+
+    @staticmethod
+    def _joined(earlier, later):
+        return np.concatenate([earlier, later[1:]])
+
+    def _store(self, n_mistakes, n_iter, converged, trajectory):
+        super()._store(n_mistakes, n_iter, converged, trajectory)
+        theta = self._stream["theta"]
+        if theta.ndim == 2:   # refml's list of rows, as arrays
+            self.intercept_ = theta[:, 0].copy() if self.fit_intercept else \
+                np.zeros(theta.shape[0])
+            self.coef_ = theta[:, 1:].copy() if self.fit_intercept else theta.copy()
+        else:
+            self.coef_ = theta[1:].copy() if self.fit_intercept else theta.copy()
+
+    @staticmethod
+    def _decision_values(X, coef, intercept):
         scores = np.empty(X.shape[0])
-        decision_values(X, np.asarray(self.coef_, dtype=np.float64), float(self.intercept_),
-                        scores)
+        decision_values(X, np.asarray(coef, dtype=np.float64), float(intercept), scores)
         return scores
-
-    def _binary_codes(self, X):
-        scores = self._decision_values(X)
-        return (scores >= 0.0).astype(np.int64)  # sign(0) = +1 -> classes_[1]
 
     @staticmethod
     def _one_class(codes, k):
         return (np.asarray(codes) == k).astype(np.int64)
 
     def _class_scores(self, X):
-        return np.column_stack([model._decision_values(X) for model in self.estimators_])
+        return np.column_stack([self._decision_values(X, coef, intercept)
+                                for coef, intercept in zip(self.coef_, self.intercept_)])
 
     def _predict_codes(self, X):
         if len(self.classes_) > 2:
             return np.argmax(self._class_scores(X), axis=1).astype(np.int64)  # first on a tie
-        return self._binary_codes(X)
+        scores = self._decision_values(X, self.coef_, self.intercept_)
+        return (scores >= 0.0).astype(np.int64)  # sign(0) = +1 -> classes_[1]
 
 
 perceptron_criterion = reference.perceptron_criterion   # small: refml's own, floats out

@@ -13,3 +13,5 @@ def mistake_bound(X, y, theta=None, fit_intercept=True):
 
 
 mistake_bound.__doc__ = reference.mistake_bound.__doc__
+
+multiclass_mistake_bound = reference.multiclass_mistake_bound   # small: refml's own
