@@ -285,7 +285,7 @@ def partial_fit_like_input(partial_fit):
 
     @functools.wraps(partial_fit)
     def partial_fit_(self, X, *args, **kwargs):
-        if "classes_" not in self.__dict__:
+        if "n_features_in_" not in self.__dict__:
             return fit_like_input(partial_fit)(self, X, *args, **kwargs)
         check_params_unchanged(self)
         check_feature_names(self, X)

@@ -115,6 +115,19 @@ class OnlineClassifier(Classifier):
     def _partial_fit(self, X, codes, weights):
         raise NotImplementedError
 
+    def _present_classes(self, X, codes, weights):
+        """(X, local codes, weights, present): the chunk's rows of the classes it holds
+        (with a positive total weight), their codes 0..m-1 among those m classes, and the
+        m codes in ``classes_``: what the statistics of a chunk are computed on."""
+        totals = [0.0] * len(self.classes_)
+        for i, code in enumerate(codes):
+            totals[code] += 1.0 if weights is None else weights[i]
+        present = [k for k, total in enumerate(totals) if total > 0.0]
+        local = {k: position for position, k in enumerate(present)}
+        keep = [i for i, code in enumerate(codes) if code in local]
+        return ([X[i] for i in keep], [local[codes[i]] for i in keep],
+                None if weights is None else [weights[i] for i in keep], present)
+
     def _check_is_fitted(self):
         super()._check_is_fitted()
         reason = self.__dict__.get("_not_ready")
@@ -148,27 +161,26 @@ def class_positions(fixed, chunk_classes):
 # the pooled values equal the values from all rows at once to rounding).
 
 
-def pool_moments(total_a, mean_a, var_a, total_b, mean_b, var_b):
-    """(W, m, v) of two groups given by (W, m, v) each, v the variance with divisor W
-    (diagonal: one entry per feature): v = (W_a v_a + W_b v_b + (W_a W_b / W) d^2) / W."""
+def pool_group(total_a, mean_a, total_b, mean_b):
+    """(W, m, d, c) of two groups: W = W_a + W_b, m = m_a + (W_b / W) d, d = m_b - m_a and
+    c = W_a W_b / W, the factor of d d' in the pooled scatter."""
     total = total_a + total_b
     share = total_b / total
-    cross = total_a * total_b / total
-    mean, var = [], []
-    for ma, mb, va, vb in zip(mean_a, mean_b, var_a, var_b):
-        d = mb - ma
-        mean.append(ma + share * d)
-        var.append((total_a * va + total_b * vb + cross * (d * d)) / total)
+    d = [mb - ma for ma, mb in zip(mean_a, mean_b)]
+    mean = [ma + share * dj for ma, dj in zip(mean_a, d)]
+    return total, mean, d, total_a * total_b / total
+
+
+def pool_moments(total_a, mean_a, var_a, total_b, mean_b, var_b):
+    """(W, m, v) of two groups given by (W, m, v) each, v the variance with divisor W
+    (diagonal: one entry per feature): v = (W_a v_a + W_b v_b + c d^2) / W."""
+    total, mean, d, cross = pool_group(total_a, mean_a, total_b, mean_b)
+    var = [(total_a * va + total_b * vb + cross * (dj * dj)) / total
+           for va, vb, dj in zip(var_a, var_b, d)]
     return total, mean, var
 
 
-def pool_scatter(count_a, mean_a, S_a, count_b, mean_b, S_b):
-    """(n, m, S) of two groups given by (n, m, S) each, S the d x d scatter matrix."""
-    count = count_a + count_b
-    share = count_b / count
-    cross = count_a * count_b / count
-    d = [mb - ma for ma, mb in zip(mean_a, mean_b)]
-    mean = [ma + share * dj for ma, dj in zip(mean_a, d)]
-    S = [[S_a[j][l] + S_b[j][l] + cross * (d[j] * d[l]) for l in range(len(d))]
-         for j in range(len(d))]
-    return count, mean, S
+def add_scatter(S_a, S_b, cross, d):
+    """S_a + S_b + c d d': the scatter of two groups pooled (each S a d x d list)."""
+    return [[S_a[j][l] + S_b[j][l] + cross * (d[j] * d[l]) for l in range(len(d))]
+            for j in range(len(d))]

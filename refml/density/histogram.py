@@ -137,6 +137,24 @@ class Histogram(DensityEstimator):
         self._count_cells(X)
         self.n_samples_ = n
 
+    def partial_fit(self, X, y=None):
+        """Add the rows of X to the counts (beyond the lectures: learning in chunks, as
+        ``refml.core.online`` describes); returns self.
+
+        The first call fixes the bins: ``range`` if given, else the first chunk's range.
+        A later row outside them falls in no bin but counts in n, as a row outside a given
+        range does in ``fit``.  With ``range`` given, chunks give exactly the counts, hence
+        the estimate, of ``fit`` on all the rows.  ``fit`` starts over."""
+        X = self._as_matrix(validation.flat_as_column(X))
+        n, d = self._n_rows_cols(X)
+        if "n_features_in_" not in self.__dict__:
+            return self.fit(X)
+        validation.check_n_features(d, self.n_features_in_, type(self).__name__)
+        counts = self._chunk_cells(X)
+        self._add_cells(counts)
+        self.n_samples_ += n
+        return self
+
     def pdf(self, X):
         """f_hat(x) = N_cell(x) / (n prod_j h_j) (``histogram_estimate``), 0 outside the
         range or in an empty cell.  Where the volume prod_j h_j leaves the float range (tiny
@@ -172,6 +190,14 @@ class Histogram(DensityEstimator):
 
     def _count_cells(self, X):
         self.counts_ = bin_counts(X, self.low_, self.high_, self.bins)
+
+    def _chunk_cells(self, X):
+        """The counts of a chunk on the fitted bins (refml_fast: cell keys and counts)."""
+        return bin_counts(X, self.low_, self.high_, self.bins)
+
+    def _add_cells(self, counts):
+        for cell, count in counts.items():
+            self.counts_[cell] = self.counts_.get(cell, 0) + count
 
     def _cell_counts(self, X):
         """N_cell(x) for each row x (0 outside the range)."""

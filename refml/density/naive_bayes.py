@@ -30,9 +30,10 @@ for classes with at least 2 samples (Silverman's otherwise).
 
 import math
 
-from refml.core import validation
+from refml.core import online, validation
 from refml.core.base import Classifier
 from refml.core.linalg import argmax
+from refml.core.online import OnlineClassifier
 from refml.density import bandwidth as bandwidths
 from refml.density import kde as density
 from refml.density import kernels as _kernels
@@ -139,6 +140,26 @@ def histogram_log_density(x, counts, n_k, low, high, width, m):
     return total
 
 
+def histogram_counts(X, codes, n_classes, low, high, m):
+    """N_kjb: how many rows of class k have feature j in bin b of the grid (low, high, m);
+    a value outside [low_j, high_j] is in no bin."""
+    d = len(low)
+    counts = [[[0] * m for _ in range(d)] for _ in range(n_classes)]
+    for row, code in zip(X, codes):
+        for j in range(d):
+            b = bin_index(row[j], low[j], high[j], m)
+            if b is not None:
+                counts[code][j][b] += 1
+    return counts
+
+
+def _pooled(running, chunk):
+    """(W, m, v) of the rows so far and a chunk's (the chunk's alone at first)."""
+    if running is None:
+        return chunk
+    return online.pool_moments(*running, *chunk)
+
+
 # ----------------------------------------------------------------------------------------
 # 3. The estimators.
 
@@ -148,17 +169,21 @@ class DensityClassifier(density.KernelSums, Classifier):
 
     def _fit(self, X, codes, weights=None):
         if weights is None:
-            n, counts = len(codes), self._class_counts(codes, len(self.classes_))
+            counts = self._class_counts(codes, len(self.classes_))
         else:                               # GaussianNB's sample weights: W_k, sum_k W_k
             counts = self._class_weights(codes, weights, len(self.classes_))
-            n = sum(counts)
-        self.class_count_ = counts
-        self.class_prior_ = [count / n for count in counts]
-        self.class_log_prior_ = [math.log(count / n) for count in counts]
+        self._set_priors(counts)
         if weights is None:
             self._fit_densities(X, codes)
         else:
             self._fit_densities(X, codes, weights)
+
+    def _set_priors(self, counts):
+        """n_k (or W_k), pi_k = n_k / n and log pi_k."""
+        n = sum(counts)
+        self.class_count_ = counts
+        self.class_prior_ = [count / n for count in counts]
+        self.class_log_prior_ = [math.log(count / n) for count in counts]
 
     def _class_weights(self, codes, weights, n_classes):
         """W_k = sum of the weights of class k, in row order; a class of total weight 0
@@ -271,7 +296,7 @@ class KernelDensityClassifier(DensityClassifier):
         return [list(row) for row in zip(*columns)]
 
 
-class NaiveBayes(DensityClassifier):
+class NaiveBayes(OnlineClassifier, DensityClassifier):
     """Naive Bayes: f_k(x) = prod_j f_kj(x_j), each marginal estimated in one dimension.
 
     Parameters
@@ -324,21 +349,40 @@ class NaiveBayes(DensityClassifier):
 
     # --- Gaussian marginals ---
     def _fit_gaussian(self, X, codes, weights=None):
+        self._stream = self._gaussian_statistics(X, codes, len(self.classes_), weights)
+        self._gaussian_from_statistics()
+
+    def _gaussian_statistics(self, X, codes, n_classes, weights):
+        """{"overall": (W, m, v), "classes": [(W_k, m_k, v_k)]}: the total (count or
+        weight), means and variances of all rows and of each class: what the model is
+        built from, and what ``partial_fit`` pools."""
+        overall = self._moments(X, self._one_class_codes(X), 1, weights)
+        check_finite_moments(overall[1], overall[2])
+        classes = self._moments(X, codes, n_classes, weights)
+        return {"overall": (overall[0][0], overall[1][0], overall[2][0]),
+                "classes": list(zip(*classes))}
+
+    def _one_class_codes(self, X):
+        return [0] * self._n_rows_cols(X)[0]
+
+    def _moments(self, X, codes, n_classes, weights):
+        """(totals, means, variances) per class, as lists (refml_fast: kernels)."""
         if weights is None:
-            overall_means, overall = class_moments(X, [0] * len(codes), 1)
-        else:
-            overall_means, overall, _ = self._weighted_moments(X, [0] * len(codes), weights, 1)
-        check_finite_moments(overall_means, overall)
-        largest = max(overall[0])
+            means, variances = class_moments(X, codes, n_classes)
+            return self._class_counts(codes, n_classes), means, variances
+        means, variances, totals = weighted_class_moments(X, codes, weights, n_classes)
+        return totals, means, variances
+
+    def _gaussian_from_statistics(self):
+        """epsilon_, theta_ and var_ from the statistics in ``_stream``."""
+        _, _, overall = self._stream["overall"]
+        largest = max(overall)
         self.epsilon_ = self.var_smoothing * largest if largest > 0.0 else self.var_smoothing
-        if weights is None:
-            means, variances = class_moments(X, codes, len(self.classes_))
-        else:
-            means, variances, _ = self._weighted_moments(X, codes, weights,
-                                                         len(self.classes_))
+        means = [list(mean) for _, mean, _ in self._stream["classes"]]
+        variances = [list(var) for _, _, var in self._stream["classes"]]
         check_finite_moments(means, variances)
-        self.theta_ = means
-        self.var_ = [[v + self.epsilon_ for v in row] for row in variances]
+        self.theta_ = self._as_output(means)
+        self.var_ = self._as_output([[v + self.epsilon_ for v in row] for row in variances])
 
     def _gaussian_constants(self):
         """-1/2 sum_j log(2 pi var_kj) for each class."""
@@ -357,19 +401,88 @@ class NaiveBayes(DensityClassifier):
 
     # --- histogram marginals ---
     def _fit_histogram(self, X, codes):
+        low, high = self._histogram_grid(X)
+        self._stream = {"low": low, "high": high, "n": list(self.class_count_),
+                        "counts": histogram_counts(X, codes, len(self.classes_), low, high,
+                                                   self.bins)}
+        self._histogram_from_counts()
+
+    def _histogram_grid(self, X):
+        """Each feature's training range, widened by 0.5 on each side when constant."""
         low, high = Histogram._column_extremes(X)
-        d, m = len(low), self.bins
-        for j in range(d):
+        for j in range(len(low)):
             if low[j] == high[j]:
                 low[j], high[j] = low[j] - 0.5, high[j] + 0.5
-        check_bin_widths(low, high, m, "marginal='histogram'")
-        counts = [[[0] * m for _ in range(d)] for _ in self.classes_]
-        for row, code in zip(X, codes):
-            for j in range(d):
-                counts[code][j][bin_index(row[j], low[j], high[j], m)] += 1
-        self.bin_low_, self.bin_high_ = low, high
-        self.bin_width_ = [(high[j] - low[j]) / m for j in range(d)]
-        self.bin_counts_ = counts
+        check_bin_widths(low, high, self.bins, "marginal='histogram'")
+        return low, high
+
+    def _histogram_from_counts(self):
+        low, high = self._stream["low"], self._stream["high"]
+        self.bin_low_, self.bin_high_ = list(low), list(high)
+        self.bin_width_ = [(high[j] - low[j]) / self.bins for j in range(len(low))]
+        self.bin_counts_ = [[list(row) for row in class_counts]
+                            for class_counts in self._stream["counts"]]
+
+    # --- partial_fit (beyond the lectures: refml.core.online) ---
+    def _partial_fit(self, X, codes, weights):
+        """Gaussian marginals: the chunk's totals, means and variances pooled into the
+        running ones (``online.pool_moments``); histogram marginals: bin counts added, on
+        the bins of the first call's range (a later value outside it falls in no bin).
+        The model exists once every class has a row."""
+        if self.marginal == "kde":
+            raise ValueError(f"{type(self).__name__}(marginal='kde') has no partial_fit: a "
+                             "kernel density estimate keeps every row and sets its "
+                             "bandwidths from all of them; use fit")
+        X, local, weights, present = self._present_classes(X, codes, weights)
+        if self.marginal == "gaussian":
+            self._pool_gaussian(X, local, weights, present)
+        else:
+            self._add_histogram_counts(X, local, present)
+        counts = self._stream_counts()
+        missing = [label for label, count in zip(self.classes_, counts) if not count > 0]
+        if missing:
+            self._not_ready = f"class {missing[0]!r} has no sample yet"
+            return
+        self.__dict__.pop("_not_ready", None)
+        self._set_priors(counts)
+        if self.marginal == "gaussian":
+            self._gaussian_from_statistics()
+        else:
+            self._histogram_from_counts()
+
+    def _pool_gaussian(self, X, local, weights, present):
+        stream = self.__dict__.get("_stream") or {"overall": None,
+                                                  "classes": [None] * len(self.classes_)}
+        if present:
+            chunk = self._gaussian_statistics(X, local, len(present), weights)
+            stream["overall"] = _pooled(stream["overall"], chunk["overall"])
+            for position, k in enumerate(present):
+                stream["classes"][k] = _pooled(stream["classes"][k], chunk["classes"][position])
+        self._stream = stream
+
+    def _add_histogram_counts(self, X, local, present):
+        stream = self.__dict__.get("_stream")
+        if stream is None:
+            low, high = self._histogram_grid(X)
+            d, m = len(low), self.bins
+            stream = {"low": low, "high": high,
+                      "counts": [[[0] * m for _ in range(d)] for _ in self.classes_],
+                      "n": [0] * len(self.classes_)}
+        chunk = histogram_counts(X, local, len(present), stream["low"], stream["high"],
+                                 self.bins)
+        for position, k in enumerate(present):
+            for j, row in enumerate(chunk[position]):
+                total = stream["counts"][k][j]
+                for b, count in enumerate(row):
+                    total[b] += count
+        for code in local:
+            stream["n"][present[code]] += 1
+        self._stream = stream
+
+    def _stream_counts(self):
+        if self.marginal == "gaussian":
+            return [0 if group is None else group[0] for group in self._stream["classes"]]
+        return self._stream["n"]
 
     def _histogram_log_densities(self, X):
         return [[histogram_log_density(x, self.bin_counts_[k], n_k, self.bin_low_,
@@ -419,6 +532,7 @@ class GaussianNB(NaiveBayes):
     """
 
     marginal, bins, kernel, bandwidth = "gaussian", 10, "gaussian", "silverman"
+    _partial_fit_weights = True
 
     def __init__(self, *, var_smoothing=1e-9):
         self.var_smoothing = var_smoothing

@@ -68,11 +68,12 @@ coefficients are 0.  The pooled Sigma of the kept features is positive definite,
 training row gives the same scores as with any generalised inverse of Sigma.
 """
 
+import copy
 import math
 import numbers
 
 from refml.core import caller, linalg, validation
-from refml.core.base import Classifier
+from refml.core.online import OnlineClassifier
 from refml.discriminant import statistics as gaussian
 
 # ----------------------------------------------------------------------------------------
@@ -119,7 +120,7 @@ def quadratic_discriminant(x, mu_k, L_k, log_det_k, log_omega_k):
 # The estimators: the Gaussian plug-in fits around the rules above.
 
 
-class _GaussianDiscriminant(Classifier):
+class _GaussianDiscriminant(OnlineClassifier):
     """What LDA and QDA share: priors, class statistics, scores to outputs."""
 
     def _check_common_params(self):
@@ -131,6 +132,49 @@ class _GaussianDiscriminant(Classifier):
         """(n_k, mu_k, S_k) for every class (the O(n d^2) part; refml_fast: a kernel)."""
         counts, means = gaussian.class_counts_and_means(X, codes, n_classes)
         return counts, means, gaussian.class_scatter_matrices(X, codes, means)
+
+    # --- partial_fit (beyond the lectures: refml.core.online) ---
+    def _partial_fit(self, X, codes, weights):
+        """The chunk's n_k, mu_k and scatter pooled into the running ones (Chan's update,
+        ``statistics.pool_class_statistics``), and the model rebuilt from them: equal to
+        ``fit`` on all the rows so far, to rounding.  The model exists once every class has
+        a row and the covariance is not singular (``reg_param`` > 0 or enough rows)."""
+        X, local, _, present = self._present_classes(X, codes, None)
+        K = len(self.classes_)
+        stream = self.__dict__.get("_stream") or {"counts": [0] * K, "means": [None] * K,
+                                                  "scatter": None}
+        if present:
+            counts, means, scatters = self._class_statistics(X, local, len(present))
+            if self._pooled:
+                scatters = self._pooled_scatter(scatters)
+            stream = gaussian.pool_class_statistics(
+                stream, present, counts, means, self._scatter_lists(scatters), self._pooled)
+        self._stream = stream
+        missing = [label for label, n_k in zip(self.classes_, stream["counts"]) if n_k == 0]
+        if missing:
+            self._not_ready = f"class {missing[0]!r} has no sample yet"
+            return
+        if self._pooled and self.covariance == "pooled" and sum(stream["counts"]) == K:
+            self._not_ready = "every class has a single sample, and N - K = 0"
+            return
+        try:
+            self._fit_statistics(stream["counts"], stream["means"],
+                                 self._scatter_arrays(stream["scatter"]))
+        except gaussian.SingularCovarianceError as error:
+            self._stream = stream
+            self._not_ready = str(error)
+            return
+        self.__dict__.pop("_not_ready", None)
+
+    @staticmethod
+    def _scatter_lists(scatters):
+        """Scatter matrices as lists, for the pooling (refml_fast: from arrays)."""
+        return scatters
+
+    @staticmethod
+    def _scatter_arrays(scatters):
+        """A copy of the pooled scatter(s) in the form ``_fit_statistics`` takes."""
+        return copy.deepcopy(scatters)
 
     def _class_priors(self, counts):
         """omega_k = n_k / N ([Yan]), or the ``priors`` given, in classes_ order."""
@@ -259,9 +303,17 @@ class LinearDiscriminantAnalysis(_GaussianDiscriminant):
         validation.check_option(self.covariance, "covariance", ("pooled", "mle"))
         self._check_common_params()
 
+    _pooled = True           # partial_fit keeps W = S_1 + ... + S_K, all LDA uses
+
     def _fit(self, X, codes):
+        counts, means, scatters = self._class_statistics(X, codes, len(self.classes_))
+        self._fit_statistics(counts, means, self._pooled_scatter(scatters))
+
+    def _fit_statistics(self, counts, means, W):
+        """The model from n_k, mu_k and the pooled scatter W (kept in ``_stream``)."""
         n_classes = len(self.classes_)
-        counts, means, scatters = self._class_statistics(X, codes, n_classes)
+        self._stream = {"counts": list(counts), "means": copy.deepcopy(means),
+                        "scatter": copy.deepcopy(W)}
         gaussian.check_means_finite(means)
         priors = self._class_priors(counts)
         n_samples = sum(counts)
@@ -269,7 +321,7 @@ class LinearDiscriminantAnalysis(_GaussianDiscriminant):
         if divisor == 0:
             raise ValueError("covariance='pooled' divides by N - K = 0: every class has a "
                              "single sample; use covariance='mle' with reg_param > 0")
-        Sigma = self._covariance(self._pooled_scatter(scatters), divisor, self.reg_param)
+        Sigma = self._covariance(W, divisor, self.reg_param)
         L, kept = self._factor_independent(Sigma)
         restricted = [[mu_k[j] for j in kept] for mu_k in means]
         if n_classes == 2:
@@ -367,9 +419,16 @@ class QuadraticDiscriminantAnalysis(_GaussianDiscriminant):
     def _check_params(self, X):
         self._check_common_params()
 
+    _pooled = False          # partial_fit keeps the K scatter matrices S_k
+
     def _fit(self, X, codes):
-        n_classes = len(self.classes_)
-        counts, means, scatters = self._class_statistics(X, codes, n_classes)
+        counts, means, scatters = self._class_statistics(X, codes, len(self.classes_))
+        self._fit_statistics(counts, means, scatters)
+
+    def _fit_statistics(self, counts, means, scatters):
+        """The model from n_k, mu_k and the S_k (kept in ``_stream``)."""
+        self._stream = {"counts": list(counts), "means": copy.deepcopy(means),
+                        "scatter": copy.deepcopy(scatters)}
         gaussian.check_means_finite(means)
         priors = self._class_priors(counts)
         covariances, factors, log_dets = [], [], []

@@ -23,7 +23,7 @@ one sample): the Gaussian density does not exist there, and the floats would be 
 
 import math
 
-from refml.core import linalg
+from refml.core import linalg, online
 
 # 1 - R^2 at or below this: the covariance is singular to working precision (the
 # rounding error of a pivot is about 1e-16 / (1 - R^2) relative, 1e-6 at this threshold).
@@ -61,6 +61,43 @@ def class_scatter_matrices(X, codes, means):
     for S in scatters:
         mirror_lower_triangle(S)
     return scatters
+
+
+def pool_class_statistics(stream, present, counts, means, scatter, pooled):
+    """The running {"counts", "means", "scatter"} with a chunk's pooled in (beyond the
+    lectures: ``partial_fit``).  The chunk holds the classes ``present`` (its class
+    position -> code in classes_), with counts n_k, means mu_k and either its pooled
+    scatter W (``pooled``, LDA) or one S_k per class (QDA).  Per class, Chan's update
+    (``refml.core.online``): n = n_a + n_b, mu = mu_a + (n_b / n) d, and the scatter gains
+    S_b + (n_a n_b / n) d d', d = mu_b - mu_a; W gains the chunk's W and every class's
+    (n_a n_b / n) d d'.  A class seen for the first time takes the chunk's values."""
+    counts_now, means_now = list(stream["counts"]), list(stream["means"])
+    scatter_now = stream["scatter"]
+    if not pooled and scatter_now is None:
+        scatter_now = [None] * len(counts_now)
+    elif not pooled:
+        scatter_now = list(scatter_now)
+    corrections = []
+    for position, k in enumerate(present):
+        if counts_now[k] == 0:
+            counts_now[k], means_now[k] = counts[position], list(means[position])
+            if not pooled:
+                scatter_now[k] = [list(row) for row in scatter[position]]
+            continue
+        n, mu, d, cross = online.pool_group(counts_now[k], means_now[k], counts[position],
+                                            means[position])
+        counts_now[k], means_now[k] = n, mu
+        if pooled:
+            corrections.append((cross, d))
+        else:
+            scatter_now[k] = online.add_scatter(scatter_now[k], scatter[position], cross, d)
+    if pooled:
+        W = [list(row) for row in scatter] if scatter_now is None else \
+            online.add_scatter(scatter_now, scatter, 0.0, [0.0] * len(scatter))
+        for cross, d in corrections:
+            W = online.add_scatter(W, [[0.0] * len(d) for _ in d], cross, d)
+        scatter_now = W
+    return {"counts": counts_now, "means": means_now, "scatter": scatter_now}
 
 
 def mirror_lower_triangle(S):

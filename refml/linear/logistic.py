@@ -41,7 +41,8 @@ Quasi-complete separation (separable up to points on the boundary) is not detect
 import math
 
 from refml.core import caller, linalg, validation
-from refml.core.base import Classifier, ConvergenceWarning
+from refml.core.base import ConvergenceWarning
+from refml.core.online import OnlineClassifier
 from refml.core.random import check_random_state
 from refml.linear import logistic_solvers as solvers
 from refml.linear.least_squares import LeastSquaresClassifier, check_gram_scale
@@ -212,7 +213,7 @@ def warn_convergence(message):
     caller.warn(message, ConvergenceWarning)
 
 
-class LogisticRegression(Classifier):
+class LogisticRegression(OnlineClassifier):
     """Binary and multinomial logistic regression with reference class 0 ([MATH412], [Yan]).
 
     Parameters
@@ -257,6 +258,15 @@ class LogisticRegression(Classifier):
     converged_ : bool, False at the cap, on a stall, or on separable data (module docstring).
     loss_curve_ : list, L(theta) at the start and after each iteration (epoch: at the average).
     learning_rate_ : float or None, the eta (gd) or C (sgd) used; None for newton, lbfgs.
+
+    Learning online (beyond the lectures): ``partial_fit(X, y, classes=...)`` runs one SGD
+    epoch over the chunk (n draws from its rows, solver "sgd"; "auto" means "sgd" there,
+    and the other solvers refuse it), carrying theta, the running sum of the iterates, the
+    step count k and the random stream over from call to call; ``coef_`` and
+    ``intercept_`` are the Polyak-Ruppert average of every iterate so far.  The default
+    C = 1/L_1 is set from the first chunk.  ``n_iter_`` counts the calls, ``loss_curve_``
+    holds L at the average on each chunk, and ``converged_`` stays False: an epoch per
+    call is never tested for convergence.  After ``fit`` it starts from the fitted theta.
 
     Examples
     --------
@@ -341,6 +351,35 @@ class LogisticRegression(Classifier):
         theta, self.n_iter_, converged, self.loss_curve_ = result
         self._store(theta, p)
         self.converged_ = convergence_report(self, X, codes, theta, converged, max_iter)
+
+    def _partial_fit(self, X, codes, weights):
+        if self.solver not in ("auto", "sgd"):
+            raise ValueError(f"LogisticRegression(solver={self.solver!r}) has no partial_fit: "
+                             "learning in chunks is SGD's (solver='sgd' or 'auto')")
+        check_gram_scale(self._largest_magnitude(X), len(X), type(self).__name__)
+        stream = self.__dict__.get("_stream") or self._start_stream(X)
+        theta, total, k = self._sgd_epoch(X, codes, stream["theta"], stream["total"],
+                                          stream["k"], stream["learning_rate"],
+                                          self.power_t, stream["rng"])
+        self._stream = dict(stream, theta=theta, total=total, k=k)
+        average = [value / (k + 1) for value in total]   # theta_bar = mean of theta_0..theta_k
+        loss, _ = self._objective(X, codes, average)
+        self._store(average, self.n_features_in_ + (1 if self.fit_intercept else 0))
+        self.solver_, self.learning_rate_ = "sgd", stream["learning_rate"]
+        self.n_iter_ = self.__dict__.get("n_iter_", 0) + 1
+        self.loss_curve_ = self.__dict__.get("loss_curve_", []) + [loss]
+        self.converged_ = False
+
+    def _start_stream(self, X):
+        """theta_0 = 0 (or the fitted theta after ``fit``), its running sum, k = 0."""
+        p = self.n_features_in_ + (1 if self.fit_intercept else 0)
+        theta = [0.0] * ((len(self.classes_) - 1) * p)
+        if "coef_" in self.__dict__:
+            theta = [float(value) for w, b in zip(self.coef_, self.intercept_)
+                     for value in list(w) + ([b] if self.fit_intercept else [])]
+        return {"theta": theta, "total": list(theta), "k": 0,
+                "learning_rate": self.learning_rate or self._default_step(X, "sgd"),
+                "rng": check_random_state(self.random_state)}
 
     def _lbfgs(self, X, codes, theta, max_iter, tol):
         """``logistic_solvers.lbfgs`` on lists (refml_fast runs the same steps on arrays)."""

@@ -40,6 +40,19 @@ class FastMixin:
         """refml's recoding of a partial_fit chunk's labels, as one take."""
         return np.asarray(positions, dtype=np.int64)[np.asarray(chunk_codes, dtype=np.int64)]
 
+    def _present_classes(self, X, codes, weights):
+        """refml's rows of the classes a chunk holds, by numpy masks."""
+        codes = np.asarray(codes, dtype=np.int64)
+        totals = np.bincount(codes, weights=weights, minlength=len(self.classes_))
+        present = np.flatnonzero(totals > 0.0)
+        local = np.full(len(self.classes_), -1, dtype=np.int64)
+        local[present] = np.arange(len(present))
+        keep = local[codes] >= 0
+        if keep.all():
+            return X, local[codes], weights, present.tolist()
+        return (np.ascontiguousarray(X[keep]), local[codes[keep]],
+                None if weights is None else weights[keep], present.tolist())
+
     @staticmethod
     def _as_output(values):
         return np.asarray(values, dtype=np.float64)

@@ -68,6 +68,18 @@ class Histogram(FastMixin, reference.Histogram):
         keys, inside = self._cell_keys(X)
         self.cell_keys_, self.cell_counts_ = np.unique(keys[inside], return_counts=True)
 
+    def _chunk_cells(self, X):
+        keys, inside = self._cell_keys(X)
+        return np.unique(keys[inside], return_counts=True)
+
+    def _add_cells(self, counts):
+        keys, inverse = np.unique(np.concatenate([self.cell_keys_, counts[0]]),
+                                  return_inverse=True)
+        self.cell_counts_ = np.bincount(
+            inverse, weights=np.concatenate([self.cell_counts_, counts[1]]),
+            minlength=len(keys)).astype(np.int64)
+        self.cell_keys_ = keys
+
     def _cell_counts(self, X):
         keys, inside = self._cell_keys(X)
         found = np.searchsorted(self.cell_keys_, keys)

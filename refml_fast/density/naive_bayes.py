@@ -169,23 +169,20 @@ class KernelDensityClassifier(FastMixin, _FastDensityClassifier,
 class NaiveBayes(FastMixin, _FastDensityClassifier, reference.NaiveBayes):
     __doc__ = reference.NaiveBayes.__doc__
 
-    def _fit_gaussian(self, X, codes, weights=None):
-        zeros = np.zeros(X.shape[0], dtype=np.int64)
+    @staticmethod
+    def _one_class_codes(X):
+        return np.zeros(X.shape[0], dtype=np.int64)
+
+    def _moments(self, X, codes, n_classes, weights):
+        codes = np.asarray(codes, dtype=np.int64)
         if weights is None:
-            overall_means, overall = _kernels.class_moments(X, zeros, 1)
+            means, variances = _kernels.class_moments(X, codes, n_classes)
+            totals = self._class_counts(codes, n_classes)
         else:
-            overall_means, overall, _ = _kernels.weighted_class_moments(X, zeros, weights, 1)
-        reference.check_finite_moments(overall_means.tolist(), overall.tolist())
-        largest = float(np.max(overall[0]))
-        self.epsilon_ = self.var_smoothing * largest if largest > 0.0 else self.var_smoothing
-        if weights is None:
-            means, variances = _kernels.class_moments(X, codes, len(self.classes_))
-        else:
-            means, variances, _ = _kernels.weighted_class_moments(X, codes, weights,
-                                                                  len(self.classes_))
-        reference.check_finite_moments(means.tolist(), variances.tolist())
-        self.theta_ = means
-        self.var_ = variances + self.epsilon_
+            means, variances, totals = _kernels.weighted_class_moments(X, codes, weights,
+                                                                       n_classes)
+            totals = totals.tolist()
+        return totals, means.tolist(), variances.tolist()
 
     def _gaussian_log_densities(self, X):
         out = np.empty((X.shape[0], len(self.classes_)))

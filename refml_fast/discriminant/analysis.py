@@ -100,6 +100,14 @@ class _FastGaussian:
             softmax_posterior(scores, probabilities)
         return probabilities
 
+    @staticmethod
+    def _scatter_lists(scatters):
+        return np.asarray(scatters).tolist()
+
+    @staticmethod
+    def _scatter_arrays(scatters):
+        return np.array(scatters, dtype=np.float64)
+
     def _arrays_from_lists(self, names):
         for name in names:
             setattr(self, name, np.asarray(getattr(self, name), dtype=np.float64))
@@ -123,8 +131,8 @@ class LinearDiscriminantAnalysis(_FastGaussian, FastMixin, reference.LinearDiscr
     def _pooled_scatter(scatters):
         return scatters[0]       # already pooled by ``_class_statistics``
 
-    def _fit(self, X, codes):
-        super()._fit(X, codes)
+    def _fit_statistics(self, counts, means, W):
+        super()._fit_statistics(counts, means, W)
         self._arrays_from_lists(["means_", "priors_", "covariance_", "coef_", "intercept_"])
         self.dependent_features_ = np.asarray(self.dependent_features_, dtype=np.int64)
 
@@ -157,8 +165,8 @@ class QuadraticDiscriminantAnalysis(_FastGaussian, FastMixin,
                                     reference.QuadraticDiscriminantAnalysis):
     __doc__ = reference.QuadraticDiscriminantAnalysis.__doc__
 
-    def _fit(self, X, codes):
-        super()._fit(X, codes)
+    def _fit_statistics(self, counts, means, scatters):
+        super()._fit_statistics(counts, means, scatters)
         self._arrays_from_lists(["means_", "priors_", "covariance_", "_log_dets",
                                  "_log_priors"])
         # Row j of factor k holds column j of L_k (entries L_lj, l >= j): contiguous reads.
