@@ -117,6 +117,29 @@ def estimator_cell(name, make, fast_source, sklearn_source):
     return cell(name, make, fast, sklearn)
 
 
+def stream_cell(name, n, d, k, spread, seed, fast_source, sklearn_source, chunks=100):
+    """partial_fit over ``chunks`` consecutive chunks of ``blobs(n, d, k)``, then predict:
+    learning from data that arrive in pieces (``classes=`` on every call, as a stream's
+    loop passes it)."""
+    def make(scale):
+        return blobs(scaled(n, scale, least=20 * chunks), d, k, spread, seed=seed)
+
+    def learn(model, data):
+        X, y = data["X"], data["y"]
+        classes = np.arange(k)
+        bounds = np.linspace(0, X.shape[0], chunks + 1).astype(np.int64)
+        for a, b in zip(bounds, bounds[1:]):
+            model.partial_fit(X[a:b], y[a:b], classes=classes)
+        return model.predict(data["X_query"])
+
+    def fast(data, lib):
+        return learn(eval(fast_source, {"lib": lib}), data)
+
+    def sklearn(data, lib):
+        return learn(eval(sklearn_source, dict(lib)), data)
+
+    return cell(name, make, fast, sklearn)
+
 
 def blob_cell(name, n, d, k, spread, seed, estimator, sklearn_estimator=None):
     """An estimator cell on ``blobs(n, d, k, spread, seed)``: refml_fast's ``estimator``
@@ -169,6 +192,15 @@ def cells():
         blob_cell("gnb 1,000,000 x 100 K=10", 1_000_000, 100, 10, 2.0, 7, "GaussianNB()"),
         blob_cell("perceptron separated 100,000 x 20", 100_000, 20, 2, 0.3, 8, "Perceptron()",
                   "Perceptron(shuffle=False)"),
+        # learning in 100 chunks (partial_fit), against scikit-learn's partial_fit
+        stream_cell("stream gnb 1,000,000 x 20 K=5", 1_000_000, 20, 5, 2.0, 9,
+                    "lib.GaussianNB()", "GaussianNB()"),
+        stream_cell("stream perceptron 200,000 x 20 K=3", 200_000, 20, 3, 1.0, 10,
+                    "lib.Perceptron()", "SGDClassifier(loss='perceptron', learning_rate="
+                    "'constant', eta0=1.0, penalty=None, shuffle=False)"),
+        stream_cell("stream logistic sgd 200,000 x 20 K=3", 200_000, 20, 3, 1.0, 11,
+                    "lib.LogisticRegression(solver='sgd', random_state=0)",
+                    "SGDClassifier(loss='log_loss', random_state=0)"),
     ]
     return grid
 
@@ -237,7 +269,8 @@ SKLEARN_NAMES = {
     "RandomForestClassifier": "sklearn.ensemble", "AdaBoostClassifier": "sklearn.ensemble",
     "LinearDiscriminantAnalysis": "sklearn.discriminant_analysis",
     "QuadraticDiscriminantAnalysis": "sklearn.discriminant_analysis",
-    "GaussianNB": "sklearn.naive_bayes", "Perceptron": "sklearn.linear_model"}
+    "GaussianNB": "sklearn.naive_bayes", "Perceptron": "sklearn.linear_model",
+    "SGDClassifier": "sklearn.linear_model"}
 
 
 def sklearn_classes(intelex=False):

@@ -57,13 +57,16 @@ def random_weights(rng, n, scales=(1.0,), floor=1e-3):
 
 
 def parity_theorem(title, make_estimator, make_data=random_dataset, quick=100,
-                   default=300, full=3000, extra_outputs=()):
+                   default=300, full=3000, extra_outputs=(), learn=None):
     """A Theorem asserting identical predictions of ``make_estimator(refml, params)`` and
     ``make_estimator(refml_fast, params)``.
 
     ``make_estimator(package, rng)`` is called once per package with generators in the same
     state, so random hyper-parameters agree.  ``extra_outputs`` names further methods
     (e.g. "predict_proba") whose outputs must be the same floats (NaN matching NaN).
+    ``learn(estimator, X, y, rng)`` replaces ``fit`` (a sequence of partial_fit calls, say);
+    an estimator that refuses to predict must refuse in both packages, with the same
+    exception class.
     """
 
     def make_instance(rng):
@@ -82,9 +85,16 @@ def parity_theorem(title, make_estimator, make_data=random_dataset, quick=100,
             estimator = make_estimator(package, Generator(instance["seed"]))
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                estimator.fit(instance["X"], instance["y"])
+                if learn is None:
+                    estimator.fit(instance["X"], instance["y"])
+                else:
+                    learn(estimator, instance["X"], instance["y"],
+                          Generator(instance["seed"] + 1))
             fitted.append(estimator)
         reference, fast = fitted
+        refusals = [_refusal(model, instance["X"]) for model in fitted]
+        if refusals[0] or refusals[1]:
+            return 0.0 if refusals[0] == refusals[1] else -1.0
         disagreements = 0
         for rows in (instance["X"], instance["X_query"]):
             expected = list(reference.predict(rows))
@@ -103,6 +113,15 @@ def parity_theorem(title, make_estimator, make_data=random_dataset, quick=100,
                    describe=lambda inst: f"X={inst['X']!r} y={inst['y']!r} "
                                          f"X_query={inst['X_query']!r} seed={inst['seed']}",
                    quick=quick, default=default, full=full, needs_fast=True)
+
+
+def _refusal(model, rows):
+    """The name of the exception class ``predict`` raises (None when it answers)."""
+    try:
+        model.predict(rows)
+    except Exception as error:
+        return type(error).__name__
+    return None
 
 
 def _flat(row):

@@ -349,3 +349,13 @@ def test_multinomial_perceptron_parity(order, schedule):
     assert as_list(a.trajectory_) == as_list(b.trajectory_)
     assert as_list(a.decision_function(X)) == as_list(b.decision_function(np.array(X)))
     assert not math.isnan(sum(sum(row) for row in as_list(a.coef_)))
+
+
+def test_a_chunk_of_zero_weights_teaches_nothing(lib):
+    X, y = blobs(2, 20, 2, 0.5, 23)
+    model = lib.GaussianNB().partial_fit(X[:20], y[:20], classes=[0, 1])
+    theta = as_list(model.theta_)
+    model.partial_fit(X[20:], y[20:], sample_weight=[0.0] * 20)
+    assert as_list(model.theta_) == theta
+    with pytest.raises(ValueError, match="negative"):
+        model.partial_fit(X[20:], y[20:], sample_weight=[-1.0] + [0.0] * 19)

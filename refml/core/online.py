@@ -101,7 +101,14 @@ class OnlineClassifier(Classifier):
         if not self._partial_fit_weights:
             raise ValueError(f"{type(self).__name__}.partial_fit takes no sample_weight (its "
                              "fit takes none either)")
-        return self._as_weights(sample_weight, n_samples)
+        try:
+            return self._as_weights(sample_weight, n_samples)
+        except ValueError:
+            # A chunk whose weights are all 0 is no error in a stream: it teaches nothing.
+            if not all_zero(sample_weight, n_samples):
+                raise
+            ones = self._as_weights(None, n_samples)
+            return ones * 0.0 if hasattr(ones, "shape") else [0.0] * n_samples
 
     @staticmethod
     def _as_weights(sample_weight, n_samples):
@@ -135,6 +142,18 @@ class OnlineClassifier(Classifier):
             raise interop.not_fitted_error(NotFittedError, (
                 f"This {type(self).__name__} has learned from partial_fit, but its model "
                 f"does not exist yet: {reason}. Call partial_fit with more data"))
+
+
+def all_zero(sample_weight, n_samples):
+    """Whether sample_weight is n_samples numbers that are all exactly 0."""
+    values = interop.as_plain_array(sample_weight)
+    values = values.tolist() if hasattr(values, "tolist") else values
+    try:
+        values = list(values)
+    except TypeError:
+        return False
+    return len(values) == n_samples and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0 for v in values)
 
 
 def class_positions(fixed, chunk_classes):
