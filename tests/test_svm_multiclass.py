@@ -149,3 +149,30 @@ def test_two_classes_keep_the_binary_model(lib):
     assert as_list(model.coef_) == [1.0] and model.intercept_ == -2.0
     assert len(as_list(model.decision_function([[0.0], [4.0]]))) == 2
     assert not hasattr(model, "estimators_") and model.margin_ == 1.0
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("kernel", ["rbf", "poly", "linear"])
+def test_pairs_on_threads_fit_what_the_loop_fits(monkeypatch, kernel):
+    """refml_fast's pairs on threads fit exactly what one pair after another fits."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+
+    import refml_fast
+    from refml_fast.svm import svc as fast_svc
+
+    X, y = blobs(6, 120, 5, 1.5, 31)
+    X, y = np.array(X), np.array(y)
+    monkeypatch.setattr(fast_svc, "PAIRS_ON_THREADS_FROM", 0)
+    monkeypatch.setattr(fast_svc._config, "cores_free", lambda *args: True)
+    pools = []
+    monkeypatch.setattr(fast_svc, "ThreadPoolExecutor",
+                        lambda **kw: pools.append(kw) or ThreadPoolExecutor(**kw))
+    threaded = refml_fast.SVC(kernel=kernel, C=2.0).fit(X, y)
+    assert pools or fast_svc._config.numba.get_num_threads() < 2
+    monkeypatch.setattr(fast_svc, "PAIRS_ON_THREADS_FROM", 10 ** 9)
+    looped = refml_fast.SVC(kernel=kernel, C=2.0).fit(X, y)
+    for name in ("support_", "n_support_", "dual_coef_", "intercept_", "n_iter_"):
+        assert np.array_equal(getattr(threaded, name), getattr(looped, name)), name
+    assert np.array_equal(threaded.decision_function(X), looped.decision_function(X))

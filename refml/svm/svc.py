@@ -307,9 +307,7 @@ class SVC(Classifier):
         K = len(self.classes_)
         params = dict(self.get_params(), gamma=self.gamma_)
         models, supports, coefficients = [], [], []
-        for i, j in one_vs_one.pairs(K):
-            rows, pair_codes = self._pair_rows(codes, i, j)
-            model = type(self)(**params).fit(self._rows(X, rows), pair_codes)
+        for rows, model in self._pair_models(X, codes, params):
             models.append(model)
             supports.append([rows[s] for s in model.support_])
             coefficients.append(list(model.dual_coef_))
@@ -326,6 +324,17 @@ class SVC(Classifier):
         self.n_iter_ = self._as_indices([model.n_iter_ for model in models])
         self.converged_ = all(model.converged_ for model in models)
         self.estimators_ = models
+
+    def _pair_models(self, X, codes, params):
+        """[(rows, model)]: the binary SVC of each pair, in ``one_vs_one.pairs`` order (the
+        loop that refml_fast runs on threads)."""
+        return [self._fit_pair(X, codes, params, i, j)
+                for i, j in one_vs_one.pairs(len(self.classes_))]
+
+    def _fit_pair(self, X, codes, params, i, j):
+        """Class j (as +1) against class i on their rows alone."""
+        rows, pair_codes = self._pair_rows(codes, i, j)
+        return rows, type(self)(**params).fit(self._rows(X, rows), pair_codes)
 
     @staticmethod
     def _pair_rows(codes, i, j):
