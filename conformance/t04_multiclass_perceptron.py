@@ -23,6 +23,7 @@ import math
 import warnings
 
 from ._harness import Theorem
+from .t04_perceptron import size
 
 SOURCE = "[Wainwright-L2] Thm 2.3 via Kesler's construction (beyond the lectures)"
 ORDERS = ("cyclic", "batch", "random", "uniform")
@@ -143,10 +144,6 @@ def check_streamed_bound(instance):
 
 def make_binary_instance(rng):
     return make_instance(rng, n_classes=2)
-
-
-def size(instance):
-    return len(instance["X"]) * len(instance["X"][0])
 
 
 def describe(instance):
