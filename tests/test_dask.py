@@ -165,3 +165,29 @@ def test_the_readmes_example_runs(capsys):
     accuracy = float(printed.split("GaussianNB: accuracy on the first block ")[1].split()[0])
     assert accuracy > 0.7
     assert "grid search: {" in printed
+
+
+@pytest.mark.parametrize("k", [1, 5, 12])
+def test_partitioned_knn_equals_the_in_memory_knn(client, k):
+    """Training rows in uneven blocks of a dask array, on a grid (exact ties across
+    blocks): predictions, probabilities and neighbours of the in-memory estimator."""
+    import dask.array as da
+    import numpy as np
+
+    import refml_fast
+    from refml_fast.neighbors.partitions import PartitionedKNeighborsClassifier
+
+    rng = np.random.default_rng(k)
+    X = rng.integers(-3, 4, size=(2_000, 3)).astype(np.float64)
+    y = np.array(["ant", "bee", "cat"])[rng.integers(0, 3, size=2_000)]
+    Q = rng.integers(-3, 4, size=(300, 3)).astype(np.float64)
+    chunks = (300, 700, 1, 599, 400)
+    model = PartitionedKNeighborsClassifier(n_neighbors=k).fit(
+        da.from_array(X, chunks=(chunks, 3)), da.from_array(y, chunks=(chunks,)))
+    memory = refml_fast.KNeighborsClassifier(n_neighbors=k).fit(X, y)
+    assert np.array_equal(model.predict(Q), memory.predict(Q))
+    assert np.array_equal(model.predict_proba(Q), memory.predict_proba(Q))
+    distances, indices = model.kneighbors(Q)
+    expected_distances, expected_indices = memory.kneighbors(Q)
+    assert np.array_equal(indices, expected_indices)
+    assert np.array_equal(distances, expected_distances)
