@@ -191,3 +191,24 @@ def test_partitioned_knn_equals_the_in_memory_knn(client, k):
     expected_distances, expected_indices = memory.kneighbors(Q)
     assert np.array_equal(indices, expected_indices)
     assert np.array_equal(distances, expected_distances)
+
+
+@pytest.mark.parametrize("name", ["RandomForestClassifier", "BaggingClassifier"])
+def test_a_committee_fitted_through_the_dask_backend_equals_the_local_one(client, name):
+    """With joblib's dask backend chosen and n_jobs set, the members are fitted as tasks on
+    the cluster; each member comes from its own seed, so the committee is the local one."""
+    import joblib
+    import numpy as np
+    from distributed import get_task_stream
+
+    import refml_fast
+
+    _, _, X, y = stream_data(n=1_500)
+    make = getattr(refml_fast, name)
+    local = make(n_estimators=12, random_state=3, n_jobs=1).fit(X, y)
+    with joblib.parallel_config(backend="dask"), get_task_stream(client) as tasks:
+        spread = make(n_estimators=12, random_state=3, n_jobs=2).fit(X, y)
+    assert len(tasks.data) >= 1                 # the members ran on the cluster
+    assert np.array_equal(spread.predict_proba(X), local.predict_proba(X))
+    for a, b in zip(spread.estimators_, local.estimators_):
+        assert np.array_equal(a.predict_proba(X), b.predict_proba(X))

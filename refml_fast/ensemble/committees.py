@@ -14,7 +14,9 @@ What is faster here, and why it gives the same numbers:
   kept fraction) or, sorting at nodes, five row-sized arrays.
 - Bagging and forests fit members on ``n_jobs`` threads.  Member b depends only on its seed
   s_b, drawn from the master generator before any fitting, and the tree kernels release
-  the GIL, so threads give the members that refml fits in order.
+  the GIL, so threads give the members that refml fits in order.  Inside
+  ``joblib.parallel_config(backend=...)`` (dask's, on a cluster) the members go to that
+  backend instead, the same members for the same seeds.
 - Bootstrap draws run in a kernel on the same SplitMix64 stream; AdaBoost's weighted error
   and weight total are summed left to right in kernels, as refml sums them; elementwise
   numpy products and quotients are the same IEEE operations as refml's.
@@ -79,6 +81,15 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
         self._keep_packed_trees()
 
     def _fit_members(self, X, codes, weights, template, seeds, population):
+        backend = chosen_joblib_backend()
+        if backend is not None and self.n_jobs not in (None, 1):
+            # The user chose joblib's backend (parallel_config(backend="dask"), say): the
+            # members go there, each from its own seed, so the forest is the same.
+            from joblib import Parallel, delayed
+
+            fit_one = delayed(self._fit_one)
+            return Parallel(n_jobs=self.n_jobs)(
+                fit_one(X, codes, weights, template, seed, population) for seed in seeds)
         n_threads = min(n_threads_of(self.n_jobs), len(seeds))
         if n_threads == 1:
             return super()._fit_members(X, codes, weights, template, seeds, population)
@@ -220,6 +231,20 @@ class AdaBoostClassifier(CommitteeMixin, refml.ensemble.AdaBoostClassifier):
         if self.n_classes_ == 2:
             return (scores > 0.0).astype(np.int64)
         return np.argmax(scores, axis=1)
+
+
+def chosen_joblib_backend():
+    """joblib's active backend when the caller chose one (``joblib.parallel_config``), else
+    None: joblib is never imported here, and its default (loky processes) is not taken as a
+    choice, since n_jobs threads serve one machine better."""
+    import sys
+
+    parallel = sys.modules.get("joblib.parallel")
+    if parallel is None:
+        return None
+    backend, _ = parallel.get_active_backend()
+    name = type(backend).__name__
+    return None if name in ("LokyBackend", "SequentialBackend") else backend
 
 
 def n_threads_of(n_jobs):
