@@ -505,3 +505,26 @@ def test_openmp_is_numbas_first_threading_layer_unless_the_user_chose_one():
     chosen = run_python(code, NUMBA_THREADING_LAYER_PRIORITY="workqueue omp tbb").stdout
     assert chosen.splitlines()[0] == "['workqueue', 'omp', 'tbb']"
     assert chosen.splitlines()[1].startswith("workqueue")
+
+
+def test_read_only_arrays_reach_the_kernels_as_writable_copies():
+    """A dask block or a memory-mapped file arrives read-only; the kernels see a writable
+    copy, so no second specialisation of any kernel is compiled for it (and the caller's
+    array stays as it was)."""
+    import numpy as np
+
+    import refml_fast
+    from refml_fast.core import arrays
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = rng.integers(0, 3, size=300)
+    X.flags.writeable = False
+    y.flags.writeable = False
+    checked = arrays.as_matrix(X)
+    assert checked.flags.writeable and np.array_equal(checked, X) and not X.flags.writeable
+    model = refml_fast.KNeighborsClassifier(n_neighbors=3).fit(X, y)
+    assert np.array_equal(model.predict(X), refml_fast.KNeighborsClassifier(n_neighbors=3)
+                          .fit(X.copy(), y.copy()).predict(X.copy()))
+    for kernel in (arrays.non_finite, arrays.dense_codes):
+        assert not any("readonly" in str(signature) for signature in kernel.signatures)
