@@ -359,3 +359,17 @@ def test_a_chunk_of_zero_weights_teaches_nothing(lib):
     assert as_list(model.theta_) == theta
     with pytest.raises(ValueError, match="negative"):
         model.partial_fit(X[20:], y[20:], sample_weight=[-1.0] + [0.0] * 19)
+
+
+@pytest.mark.parametrize("solver", ["sgd", "gd"])
+def test_all_zero_rows_without_intercept_give_a_model_not_a_zero_division(lib, solver):
+    """x~ = 0 everywhere and alpha = 0: L is the constant log K, its smoothness constant 0;
+    the default step is then 1.0 (no step moves theta), never 1/0 (conformance item 18
+    found the partial_fit case: a first chunk of zero rows)."""
+    model = lib.LogisticRegression(solver=solver, fit_intercept=False).fit(
+        [[0.0], [0.0], [0.0]], [0, 1, 1])
+    assert as_list(model.coef_) == [[0.0]] and model.learning_rate_ == 1.0
+    online = lib.LogisticRegression(solver="sgd", fit_intercept=False, random_state=0)
+    online.partial_fit([[0.0], [0.0]], [0, 1], classes=[0, 1])
+    online.partial_fit([[2.0], [-2.0], [1.0]], [1, 0, 1])
+    assert online.learning_rate_ == 1.0 and as_list(online.predict([[3.0], [-3.0]])) == [1, 0]

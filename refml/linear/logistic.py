@@ -358,14 +358,16 @@ class LogisticRegression(OnlineClassifier):
                              "learning in chunks is SGD's (solver='sgd' or 'auto')")
         check_gram_scale(self._largest_magnitude(X), len(X), type(self).__name__)
         stream = self.__dict__.get("_stream") or self._start_stream(X)
+        if stream["learning_rate"] is None:        # no chunk has set C yet (see below)
+            stream["learning_rate"] = self._chunk_step(X)
         theta, total, k = self._sgd_epoch(X, codes, stream["theta"], stream["total"],
-                                          stream["k"], stream["learning_rate"],
+                                          stream["k"], stream["learning_rate"] or 1.0,
                                           self.power_t, stream["rng"])
         self._stream = dict(stream, theta=theta, total=total, k=k)
         average = [value / (k + 1) for value in total]   # theta_bar = mean of theta_0..theta_k
         loss, _ = self._objective(X, codes, average)
         self._store(average, self.n_features_in_ + (1 if self.fit_intercept else 0))
-        self.solver_, self.learning_rate_ = "sgd", stream["learning_rate"]
+        self.solver_, self.learning_rate_ = "sgd", stream["learning_rate"] or 1.0
         self.n_iter_ = self.__dict__.get("n_iter_", 0) + 1
         self.loss_curve_ = self.__dict__.get("loss_curve_", []) + [loss]
         self.converged_ = False
@@ -378,7 +380,7 @@ class LogisticRegression(OnlineClassifier):
             theta = [float(value) for w, b in zip(self.coef_, self.intercept_)
                      for value in list(w) + ([b] if self.fit_intercept else [])]
         return {"theta": theta, "total": list(theta), "k": 0,
-                "learning_rate": self.learning_rate or self._default_step(X, "sgd"),
+                "learning_rate": self.learning_rate or self._chunk_step(X),
                 "rng": check_random_state(self.random_state)}
 
     def _lbfgs(self, X, codes, theta, max_iter, tol):
@@ -387,14 +389,26 @@ class LogisticRegression(OnlineClassifier):
         return solvers.lbfgs(lambda t: self._objective(X, codes, t), theta, steps, max_iter,
                              tol)
 
+    def _chunk_step(self, X):
+        """partial_fit's default C = 1/L_1 from a chunk, or None while every row seen is 0
+        (alpha = 0): such a chunk leaves theta unchanged whatever C is, and the first chunk
+        with a non-zero row sets C."""
+        if self.alpha == 0.0 and self._largest_squared_norm(X) == 0.0:
+            return None
+        return self._default_step(X, "sgd")
+
     def _default_step(self, X, solver):
-        """1/L for gd, 1/L_1 for sgd (see ``learning_rate``)."""
+        """1/L for gd, 1/L_1 for sgd (see ``learning_rate``); 1.0 when L = 0, which happens
+        only when every x~ is 0 and alpha = 0: L(theta) is then the constant log K and
+        every step leaves theta where it is."""
         K = len(self.classes_)
         if solver == "gd":
             bound = linalg.largest_eigenvalue_bound(self._gram(X))
-            return 1.0 / solvers.smoothness_constant(bound, len(X), K, self.alpha)
-        bound = self._largest_squared_norm(X)
-        return 1.0 / solvers.smoothness_constant(bound, 1, K, self.alpha)
+            constant = solvers.smoothness_constant(bound, len(X), K, self.alpha)
+        else:
+            bound = self._largest_squared_norm(X)
+            constant = solvers.smoothness_constant(bound, 1, K, self.alpha)
+        return 1.0 / constant if constant > 0.0 else 1.0
 
     def _store(self, theta, p):
         d = self.n_features_in_
