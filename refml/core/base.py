@@ -8,7 +8,7 @@ sorted ``classes_``, label codes 0..K-1, the {-1, +1} and {0, 1} views of a bina
 refml_fast reuses all of this unchanged.  Its classes mix in ``refml_fast.core.base.FastMixin``,
 which overrides only the representation hooks (``_as_matrix``, ``_as_output``,
 ``_n_rows_cols`` of ``DataEstimator``; ``_as_codes``, ``_labels_from_codes`` of
-``Classifier``; ``_as_weights`` of ``WeightedClassifier``) so that data travel as numpy
+``Classifier``; ``_as_weights`` of ``Classifier``) so that data travel as numpy
 arrays.  Density estimators (``refml.density``) share ``DataEstimator``.
 """
 
@@ -245,6 +245,12 @@ class Classifier(DataEstimator):
     def _as_codes(codes):
         return codes
 
+    @staticmethod
+    def _as_weights(sample_weight, n_samples):
+        """Validated sample weights (``validation.as_sample_weight``; refml_fast: an
+        array), for the fits and partial_fits that take them."""
+        return validation.as_sample_weight(sample_weight, n_samples)
+
     def _labels_from_codes(self, codes):
         classes = interop.plain_labels(self._classes())
         return [classes[code] for code in codes]
@@ -328,7 +334,3 @@ class WeightedClassifier(Classifier):
         X, codes, classes, n_features = self._validate_fit(X, y)
         weights = self._as_weights(sample_weight, len(codes))
         return self._learn(X, codes, classes, n_features, weights)
-
-    @staticmethod
-    def _as_weights(sample_weight, n_samples):
-        return validation.as_sample_weight(sample_weight, n_samples)

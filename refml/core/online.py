@@ -110,10 +110,6 @@ class OnlineClassifier(Classifier):
             ones = self._as_weights(None, n_samples)
             return ones * 0.0 if hasattr(ones, "shape") else [0.0] * n_samples
 
-    @staticmethod
-    def _as_weights(sample_weight, n_samples):
-        return validation.as_sample_weight(sample_weight, n_samples)
-
     def _recode(self, chunk_codes, positions):
         """The chunk's codes (indices into its own sorted labels) as indices into
         ``classes_`` (refml_fast: one numpy take)."""

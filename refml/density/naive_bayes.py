@@ -548,10 +548,6 @@ class GaussianNB(NaiveBayes):
         weights = self._as_weights(sample_weight, len(codes))
         return self._learn(X, codes, classes, n_features, weights)
 
-    @staticmethod
-    def _as_weights(sample_weight, n_samples):
-        return validation.as_sample_weight(sample_weight, n_samples)
-
 
 # ----------------------------------------------------------------------------------------
 # Parameter and overflow checks.

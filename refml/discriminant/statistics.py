@@ -93,9 +93,10 @@ def pool_class_statistics(stream, present, counts, means, scatter, pooled):
             scatter_now[k] = online.add_scatter(scatter_now[k], scatter[position], cross, d)
     if pooled:
         W = [list(row) for row in scatter] if scatter_now is None else \
-            online.add_scatter(scatter_now, scatter, 0.0, [0.0] * len(scatter))
-        for cross, d in corrections:
-            W = online.add_scatter(W, [[0.0] * len(d) for _ in d], cross, d)
+            [[a + b for a, b in zip(row_a, row_b)] for row_a, row_b in zip(scatter_now, scatter)]
+        for cross, d in corrections:                 # each class's (n_a n_b / n) d d'
+            W = [[W[j][l] + cross * (d[j] * d[l]) for l in range(len(d))]
+                 for j in range(len(d))]
         scatter_now = W
     return {"counts": counts_now, "means": means_now, "scatter": scatter_now}
 
