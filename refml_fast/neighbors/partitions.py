@@ -18,15 +18,21 @@ from refml_fast.core import arrays as _arrays
 from refml_fast.neighbors.knn import KNeighborsClassifier
 
 
-def block_neighbors(X_block, codes_block, first, X_query, k, n_classes):
+def block_model(X_block, codes_block, k, n_classes):
+    """One block's search structure: a KNeighborsClassifier fitted on the block's rows with
+    its class codes (k capped at the block's size)."""
+    X_block = np.ascontiguousarray(X_block, dtype=np.float64)
+    model = KNeighborsClassifier(n_neighbors=min(k, X_block.shape[0]))
+    model._learn(X_block, np.asarray(codes_block, dtype=np.int64), np.arange(n_classes),
+                 X_block.shape[1])
+    return model
+
+
+def block_neighbors(model, first, X_query):
     """One block's k best for every query (fewer when the block is smaller):
     (squared distances, global indices, class codes), arrays of q rows."""
-    X_block = np.ascontiguousarray(X_block, dtype=np.float64)
-    codes_block = np.asarray(codes_block, dtype=np.int64)
-    model = KNeighborsClassifier(n_neighbors=min(k, X_block.shape[0]))
-    model._learn(X_block, codes_block, np.arange(n_classes), X_block.shape[1])
     squared, local = model._kneighbors_squared(X_query)
-    return squared, local + first, codes_block[local]
+    return squared, local + first, model._fit_codes[local]
 
 
 def merge_blocks(answers, k):
@@ -65,6 +71,7 @@ class PartitionedKNeighborsClassifier(BaseEstimator):
         self.n_neighbors = n_neighbors
 
     def fit(self, X, y):
+        import dask
         import dask.array as da
 
         if X.ndim != 2 or y.ndim != 1:
@@ -82,9 +89,13 @@ class PartitionedKNeighborsClassifier(BaseEstimator):
         self.n_samples_fit_ = n
         self.block_starts_ = np.concatenate([[0], np.cumsum(X.chunks[0])[:-1]]).astype(
             np.int64)
-        self._X = X
-        self._codes = y.map_blocks(lambda block: np.searchsorted(classes, block),
-                                   dtype=np.int64)
+        codes = y.map_blocks(lambda block: np.searchsorted(classes, block), dtype=np.int64)
+        # Each block's search structure is built once, where the block is, and stays there
+        # (dask.persist: futures on a distributed cluster, in memory without one).
+        self._models = dask.persist(*[
+            dask.delayed(block_model)(X_block, codes_block, self.n_neighbors, len(classes))
+            for X_block, codes_block in zip(X.to_delayed().ravel(),
+                                            codes.to_delayed().ravel())])
         return self
 
     def _merged(self, X_query):
@@ -96,13 +107,10 @@ class PartitionedKNeighborsClassifier(BaseEstimator):
         X_query = _arrays.as_matrix(X_query)
         validation.check_n_features(X_query.shape[1], self.n_features_in_,
                                     type(self).__name__)
-        k = self.n_neighbors
-        blocks = zip(self._X.to_delayed().ravel(), self._codes.to_delayed().ravel(),
-                     self.block_starts_)
-        answers = dask.compute(*[dask.delayed(block_neighbors)(
-            X_block, codes_block, int(first), X_query, k, len(self.classes_))
-            for X_block, codes_block, first in blocks])
-        return merge_blocks(answers, k)
+        X_query = dask.delayed(X_query)             # one copy of the queries per worker
+        answers = dask.compute(*[dask.delayed(block_neighbors)(model, int(first), X_query)
+                                 for model, first in zip(self._models, self.block_starts_)])
+        return merge_blocks(answers, self.n_neighbors)
 
     def _counts(self, codes):
         counts = np.zeros((codes.shape[0], len(self.classes_)), dtype=np.int64)
