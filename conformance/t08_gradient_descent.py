@@ -21,7 +21,9 @@ quantitative form of [Yan]'s "for smooth L, GD is a descent algorithm".
   never increases (to within 4 eps |L| rounding);
 - the rates ([Yan], gradient descent): with step 1/L, after t steps from theta_0 = 0,
   L(theta_t) - L* <= L ||theta_0 - theta*||^2 / (2t) (convex, smooth), and with a ridge
-  alpha > 0 and no intercept (so that L is alpha-strongly convex, kappa = alpha / L),
+  alpha > 0 and no intercept (so that L is mu-strongly convex, kappa = mu / L; mu = alpha
+  for two classes and alpha / K for K > 2, the smallest eigenvalue of the penalty on all K
+  classes' slopes, refml/linear/logistic_solvers.py),
   L(theta_t) - L* <= (1 - kappa)^t (L(theta_0) - L*).  theta* and L* come from Newton at
   its defaults (which polishes to the MLE's rounding); a ridge alpha in {0.01, 0.1, 1}
   keeps theta* finite.  Both are deterministic: they fail with probability 0.
@@ -117,7 +119,8 @@ def check_rates(instance):
     theta_star = [v for row in newton.coef_ for v in row] + list(newton.intercept_)
     distance2 = sum(v * v for v in theta_star)                    # ||theta_0 - theta*||^2
     L = 1.0 / gd.learning_rate_
-    kappa = instance["alpha"] / L
+    n_classes = len(set(instance["y"]))
+    kappa = instance["alpha"] / (n_classes if n_classes > 2 else 1) / L
     slack = math.inf
     for t, loss in enumerate(gd.loss_curve_):
         excess = loss - best

@@ -147,7 +147,9 @@ def test_fast_smo_scans_keep_the_same_tie_rule():
 
 # ----------------------------------------------------------------------------------------
 # The Hessian of the logistic objective against its closed form:
-# H[(k, j), (l, jj)] = 1/n sum_i P_ik (1{k = l} - P_il) x~_ij x~_ijj + alpha 1{same, j < d}.
+# H[(k, j), (l, jj)] = 1/n sum_i P_ik (1{k = l} - P_il) x~_ij x~_ijj
+#                      + alpha (1{k = l} - s) 1{j = jj < d},  s = 1/K for K > 2, else 0
+# (the penalty on all K classes' slopes, derived in refml/linear/logistic_solvers.py).
 
 def _closed_form_hessian(X, theta, n_classes, alpha):
     n_free, p, d = n_classes - 1, len(X[0]) + 1, len(X[0])
@@ -165,9 +167,11 @@ def _closed_form_hessian(X, theta, n_classes, alpha):
                 for j in range(p):
                     for jj in range(p):
                         H[k * p + j][l * p + jj] += w * xt[j] * xt[jj] / len(X)
-    for r in range(size):
-        if r % p < d:
-            H[r][r] += alpha
+    share = 1.0 / n_classes if n_classes > 2 else 0.0
+    for k in range(n_free):
+        for l in range(n_free):
+            for j in range(d):
+                H[k * p + j][l * p + j] += alpha * ((1.0 if k == l else 0.0) - share)
     return H
 
 

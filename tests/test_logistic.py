@@ -307,8 +307,9 @@ def test_bad_hyper_parameters_are_named_at_fit(lib, params, name):
 def test_solution_satisfies_the_first_order_conditions_computed_independently():
     # The penalised mean log-likelihood is strictly concave, so theta is its maximiser iff
     # its gradient, written here in numpy from the softmax with reference class 0, is 0:
-    # (1/n) sum_i (1{y_i = k} - P_k(x_i)) x~_i - alpha (w_k, 0) = 0 for k = 1..K-1.  The
-    # probabilities must be that softmax too.  (An independent check that needs no
+    # (1/n) sum_i (1{y_i = k} - P_k(x_i)) x~_i - alpha (w_k - m, 0) = 0 for k = 1..K-1,
+    # m the mean of the K slope vectors (w_0 = 0) when K > 2, else 0.  The probabilities
+    # must be that softmax too.  (An independent check that needs no
     # scikit-learn, which is only in the bench extra.)
     import numpy as np
 
@@ -327,11 +328,94 @@ def test_solution_satisfies_the_first_order_conditions_computed_independently():
         P /= P.sum(axis=1, keepdims=True)
         assert np.allclose(model.predict_proba(X), P, rtol=1e-10, atol=1e-13)
         residual = (np.eye(W.shape[0])[labels] - P)[:, 1:]            # n x (K-1)
-        slope_gradient = residual.T @ X / len(X) - alpha * W[1:]
+        centre = W.mean(axis=0) if W.shape[0] > 2 else 0.0
+        slope_gradient = residual.T @ X / len(X) - alpha * (W[1:] - centre)
         intercept_gradient = residual.mean(axis=0)
         assert np.max(np.abs(slope_gradient)) < 1e-9, (alpha, slope_gradient)
         assert np.max(np.abs(intercept_gradient)) < 1e-9, (alpha, intercept_gradient)
         assert np.max(np.abs(W[1:])) > 0.1        # not the trivial theta = 0
+
+
+def test_penalised_multinomial_does_not_depend_on_the_names_of_the_classes(lib):
+    """alpha > 0, three classes: the same data with the labels renamed (another class is
+    the reference classes_[0]) gives the same probabilities, columns renamed alike."""
+    from refml.core.random import Generator
+
+    rng = Generator(7)
+    X = [[rng.normal() for _ in range(3)] for _ in range(60)]
+    y = [min(2, max(0, int(x[0] + 0.7 * x[1] + 1.5 + rng.normal()))) for x in X]
+    for alpha in (0.1, 1.0):
+        base = lib.LogisticRegression(alpha=alpha, tol=1e-10).fit(X, y)
+        for renaming in ({0: 2, 1: 0, 2: 1}, {0: 1, 1: 2, 2: 0}, {0: 0, 1: 2, 2: 1}):
+            renamed = lib.LogisticRegression(alpha=alpha, tol=1e-10).fit(
+                X, [renaming[label] for label in y])
+            P, Q = base.predict_proba(X), renamed.predict_proba(X)
+            for i in range(len(X)):
+                for label in range(3):
+                    assert abs(P[i][label] - Q[i][renaming[label]]) < 1e-7
+            assert [renaming[label] for label in base.predict(X)] == list(renamed.predict(X))
+
+
+def test_the_symmetric_penalty_is_the_minimum_over_a_vector_per_class():
+    """R(w) of logistic_solvers equals min over u_0 of sum_{k=0}^{K-1} ||u_k||^2 with
+    u_k = w_k + u_0 (w_0 = 0), found here by a fine grid around the claimed minimiser -m;
+    and its gradient and Hessian (the objective's, at alpha = 1, minus the data part at
+    alpha = 0) agree with central differences."""
+    from refml.linear import logistic_solvers as solvers
+
+    X = [[0.3, -1.2], [1.1, 0.4], [-0.7, 0.9], [0.2, 0.2], [-1.5, -0.3], [0.8, -0.6]]
+    codes = [0, 1, 2, 3, 1, 2]
+    K, d, p = 4, 2, 3
+    theta = [0.5, -0.2, 0.1, 1.3, 0.4, -0.3, -0.8, 0.9, 0.2]
+    mean = solvers.slope_mean(theta, K, p, d)
+    R = solvers.penalty(theta, mean, K - 1, p)
+    slopes = [[0.0, 0.0]] + [theta[k * p:k * p + d] for k in range(K - 1)]
+
+    def spread(u0):
+        return sum((w[j] + u0[j]) ** 2 for w in slopes for j in range(d))
+
+    best = min(spread([-mean[0] + a / 100, -mean[1] + b / 100])
+               for a in range(-5, 6) for b in range(-5, 6))
+    assert abs(R - best) < 1e-12 and abs(spread([-mean[0], -mean[1]]) - R) < 1e-12
+
+    def ridge_value(t):
+        with_ridge, _ = solvers.objective(X, codes, t, K, True, 1.0)
+        without, _ = solvers.objective(X, codes, t, K, True, 0.0)
+        return with_ridge - without
+
+    _, g1 = solvers.objective(X, codes, theta, K, True, 1.0)
+    _, g0 = solvers.objective(X, codes, theta, K, True, 0.0)
+    H1 = solvers.hessian(X, theta, K, True, 1.0)
+    H0 = solvers.hessian(X, theta, K, True, 0.0)
+    h = 1e-5
+    for r in range(len(theta)):
+        up, down = list(theta), list(theta)
+        up[r] += h
+        down[r] -= h
+        numeric = (ridge_value(up) - ridge_value(down)) / (2 * h)
+        assert abs((g1[r] - g0[r]) - numeric) < 1e-8
+        for c in range(r + 1):
+            expected = (1.0 if r == c else 0.0) - 1.0 / K if r % p == c % p and r % p < d \
+                else 0.0
+            assert abs((H1[r][c] - H0[r][c]) - expected) < 1e-12
+
+
+@pytest.mark.sklearn
+def test_penalised_multinomial_matches_scikit_learn():
+    """scikit-learn's multinomial LogisticRegression(C) penalises every class's vector:
+    (1/2C) sum_k ||u_k||^2 on the summed loss, that is alpha = 1 / (n C) here."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression as SkLogistic
+
+    import refml_fast
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 4))
+    y = np.digitize(X[:, 0] + 0.5 * X[:, 1] + 0.5 * rng.normal(size=300), [-0.6, 0.6])
+    for C in (0.05, 1.0):
+        ours = refml_fast.LogisticRegression(alpha=1.0 / (300 * C), tol=1e-10).fit(X, y)
+        theirs = SkLogistic(C=C, tol=1e-12, max_iter=10_000).fit(X, y)
+        assert np.max(np.abs(ours.predict_proba(X) - theirs.predict_proba(X))) < 1e-6
 
 
 @pytest.mark.fast

@@ -22,6 +22,7 @@ column of ones to X for one).
 (classes_[0]): K - 1 vectors beta_k = [w_k, b_k] for classes_[1..K-1], class 0 fixed at 0.
 For K = 2 this is the binary model above with y in {0, 1} (classes_[0] -> 0).  It minimises
 the mean negative log-likelihood ([Yan]) plus an optional ridge term (alpha/2)||w||^2
+(for K > 2 on all K classes' vectors, so that the names of the classes do not matter)
 by Newton's method, L-BFGS (refml/linear/logistic_solvers.py), gradient descent or SGD (below).
 
 Separable data.  When some w separates the classes, l(c w) increases to 0 as c -> infinity:
@@ -230,7 +231,10 @@ class LogisticRegression(OnlineClassifier):
         (docs/performance.md has the timings behind the rule).  Newton also reaches the
         maximum-likelihood estimate to rounding; L-BFGS stops at ``tol``.
     alpha : float >= 0, default 0.0
-        Ridge penalty (alpha/2) sum_k ||w_k||^2 on the slopes (not the intercepts).
+        Ridge penalty on the slopes (not the intercepts): (alpha/2)||w||^2 for two classes;
+        for K > 2 the penalty of one vector per class, (alpha/2) sum_{k=0}^{K-1} ||u_k||^2,
+        which does not depend on the names of the classes (beyond the lectures; derived in
+        refml/linear/logistic_solvers.py).  alpha = 1 / (n C) is scikit-learn's C.
     tol : float >= 0, default 1e-4
         Stop when max_j |dL/dtheta_j| <= tol, L the mean negative log-likelihood (+ ridge).
     max_iter : int >= 1 or None, default None

@@ -14,11 +14,30 @@ first slide prints P(Y = 0 | x) with exp(beta_{k'}'x + beta_{0,k}) inside the su
 an index slip for beta_{0,k'}, as in the line above it and on the next slide.)
 
 The objective is the mean negative log-likelihood of [Yan] plus an optional ridge
-penalty on the w_k:
+penalty on the slopes w_k:
 
-    L(theta) = (1/n) sum_i [log(1 + sum_k exp(z_ik)) - z_{i,y_i}] + (alpha/2) sum_k ||w_k||^2,
-    grad_k L = (1/n) sum_i (P(Y = k | x_i) - 1{y_i = k}) x~_i + alpha [w_k, 0],
-    H_{kl}   = (1/n) sum_i P_ik (1{k = l} - P_il) x~_i x~_i' + alpha diag(1, ..., 1, 0) 1{k = l}.
+    L(theta) = (1/n) sum_i [log(1 + sum_k exp(z_ik)) - z_{i,y_i}] + (alpha/2) R(w),
+    grad_k L = (1/n) sum_i (P(Y = k | x_i) - 1{y_i = k}) x~_i + alpha [w_k - m, 0],
+    H_{kl}   = (1/n) sum_i P_ik (1{k = l} - P_il) x~_i x~_i'
+               + alpha (1{k = l} - s) diag(1, ..., 1, 0),
+
+with m = s sum_{k=1}^{K-1} w_k and R(w) = sum_{k=1}^{K-1} ||w_k - m||^2 + ||m||^2, where
+s = 1/K for K > 2 classes and s = 0 for two (m = 0, R = ||w_1||^2: the plain ridge).
+
+Beyond the lectures ([Yan] has no penalty; [MATH412]'s ridge is binary): why this R.  With
+K > 2 a ridge on the K - 1 free vectors alone leaves the reference class unpenalised, so
+renaming the classes (another class becomes classes_[0]) changes the fitted probabilities.
+The symmetric model has a vector u_k for every class k = 0..K-1 and the penalty
+sum_{k=0}^{K-1} ||u_k||^2 (scikit-learn's multinomial objective).  The likelihood depends
+on the differences w_k = u_k - u_0 only; for fixed w, u_0 = -m (m as above: the mean of
+u_k - u_0 over all K classes, class 0's being 0) minimises the penalty, whose minimum is
+sum_{k=0}^{K-1} ||w_k - m||^2 with w_0 = 0: R(w).  So minimising L over the K - 1 free
+vectors minimises the symmetric objective, and the classes' probabilities do not depend on
+which class is classes_[0].  Differentiating R/2: w_k - m (the m-terms cancel, as
+sum_k (w_k - m) + (-m) = 0 over all K); its Hessian is (I - s 1 1') on each slope
+coordinate, positive definite (eigenvalues 1 and 1/K).  For two classes the plain ridge is
+already symmetric (renaming maps w_1 to -w_1) and is scikit-learn's binary penalty, so it
+stays.  ``slope_mean`` computes m, ``penalty`` R.
 
 Every sum over features runs left to right.  Sums over samples (L, grad L and the Hessian)
 are added in the blocked order of ``refml.core.summation``: blocks of samples, each summed
@@ -105,15 +124,38 @@ def objective(X, codes, theta, n_classes, fit_intercept, alpha):
         gradient = [total + term for total, term in zip(gradient, block_gradient)]
     n = len(X)
     d = len(X[0])
-    penalty = 0.0
-    for k in range(n_free):
-        for j in range(d):
-            penalty += theta[k * p + j] * theta[k * p + j]
+    mean = slope_mean(theta, n_classes, p, d)
     for k in range(n_free):
         for j in range(p):
-            ridge = alpha * theta[k * p + j] if j < d else 0.0
+            ridge = alpha * (theta[k * p + j] - mean[j]) if j < d else 0.0
             gradient[k * p + j] = gradient[k * p + j] / n + ridge
-    return data_loss / n + 0.5 * alpha * penalty, gradient
+    return data_loss / n + 0.5 * alpha * penalty(theta, mean, n_free, p), gradient
+
+
+def slope_share(n_classes):
+    """s of the module docstring: 1/K for K > 2 classes, 0 for two."""
+    return 1.0 / n_classes if n_classes > 2 else 0.0
+
+
+def slope_mean(theta, n_classes, p, d):
+    """m = s sum_{k=1}^{K-1} w_k (the d slope coordinates; the w_k added in order of k)."""
+    share = slope_share(n_classes)
+    mean = [0.0] * d
+    for k in range(n_classes - 1):
+        for j in range(d):
+            mean[j] += theta[k * p + j]
+    return [share * total for total in mean]
+
+
+def penalty(theta, mean, n_free, p):
+    """R(w) = sum_{k=1}^{K-1} ||w_k - m||^2 + ||m||^2, added in that order."""
+    total = 0.0
+    for k in range(n_free):
+        for j in range(len(mean)):
+            total += (theta[k * p + j] - mean[j]) * (theta[k * p + j] - mean[j])
+    for j in range(len(mean)):
+        total += mean[j] * mean[j]
+    return total
 
 
 def block_sums(X, codes, theta, n_free, fit_intercept):
@@ -149,11 +191,12 @@ def hessian(X, theta, n_classes, fit_intercept, alpha):
     n = len(X)
     d = len(X[0])
     p = size // (n_classes - 1)
+    share = slope_share(n_classes)
     for r in range(size):
         for c in range(r + 1):
             H[r][c] = H[r][c] / n
-        if r % p < d:
-            H[r][r] = H[r][r] + alpha
+            if c % p == r % p and r % p < d:      # the same slope coordinate of w_k, w_l
+                H[r][c] = H[r][c] + alpha * ((1.0 if c == r else 0.0) - share)
     return H
 
 
@@ -194,11 +237,12 @@ def sample_gradient(x, y, theta, n_classes, fit_intercept, alpha):
     p = len(x_tilde)
     d = len(x)
     probabilities, _ = class_probabilities(scores(theta, x_tilde, n_free))
+    mean = slope_mean(theta, n_classes, p, d)
     G = [0.0] * len(theta)
     for k in range(n_free):
         residual = probabilities[k + 1] - (1.0 if y == k + 1 else 0.0)
         for j in range(p):
-            ridge = alpha * theta[k * p + j] if j < d else 0.0
+            ridge = alpha * (theta[k * p + j] - mean[j]) if j < d else 0.0
             G[k * p + j] = residual * x_tilde[j] + ridge
     return G
 

@@ -128,17 +128,35 @@ def add_blocks(losses, gradients, theta, n_free, d, fit_intercept, alpha, n, gra
 
 
 @kernel
+def slope_mean(theta, n_free, p, d, mean):
+    """mean <- m = s sum_k w_k (refml's ``slope_mean``; s = 1/K for K > 2, else 0)."""
+    share = 1.0 / (n_free + 1) if n_free > 1 else 0.0
+    for j in range(d):
+        mean[j] = 0.0
+    for k in range(n_free):
+        for j in range(d):
+            mean[j] += theta[k * p + j]
+    for j in range(d):
+        mean[j] = share * mean[j]
+
+
+@kernel
 def regularise(theta, n_free, d, fit_intercept, alpha, n, gradient):
-    """gradient <- gradient / n + alpha [w_k, 0]; returns (alpha/2) sum_k ||w_k||^2."""
+    """gradient <- gradient / n + alpha [w_k - m, 0]; returns (alpha/2) R(w) (refml's
+    ``objective`` and ``penalty``)."""
     p = d + (1 if fit_intercept else 0)
+    mean = np.empty(d)
+    slope_mean(theta, n_free, p, d, mean)
+    for k in range(n_free):
+        for j in range(p):
+            ridge = alpha * (theta[k * p + j] - mean[j]) if j < d else 0.0
+            gradient[k * p + j] = gradient[k * p + j] / n + ridge
     penalty = 0.0
     for k in range(n_free):
         for j in range(d):
-            penalty += theta[k * p + j] * theta[k * p + j]
-    for k in range(n_free):
-        for j in range(p):
-            ridge = alpha * theta[k * p + j] if j < d else 0.0
-            gradient[k * p + j] = gradient[k * p + j] / n + ridge
+            penalty += (theta[k * p + j] - mean[j]) * (theta[k * p + j] - mean[j])
+    for j in range(d):
+        penalty += mean[j] * mean[j]
     return 0.5 * alpha * penalty
 
 
@@ -155,11 +173,12 @@ def hessian(X, theta, n_free, fit_intercept, alpha, H):
         for r in range(size):
             for c in range(r + 1):
                 H[r, c] += block[r, c]
+    share = 1.0 / (n_free + 1) if n_free > 1 else 0.0
     for r in range(size):
         for c in range(r + 1):
             H[r, c] = H[r, c] / n
-        if r % p < d:
-            H[r, r] = H[r, r] + alpha
+            if c % p == r % p and r % p < d:
+                H[r, c] = H[r, c] + alpha * ((1.0 if c == r else 0.0) - share)
 
 
 @kernel
@@ -198,6 +217,8 @@ def sgd_epoch(X, codes, theta, total, k, learning_rate, power_t, n_free, fit_int
     z = np.empty(n_free)
     probabilities = np.empty(n_free + 1)
     G = np.empty(theta.shape[0])
+    mean = np.zeros(d)             # m = 0 stays 0 unless a penalty couples K > 2 classes
+    couple = alpha != 0.0 and n_free > 1
     for _ in range(n):
         k += 1
         gamma = learning_rate * np.float64(k) ** (-power_t)
@@ -205,11 +226,13 @@ def sgd_epoch(X, codes, theta, total, k, learning_rate, power_t, n_free, fit_int
         load_row(X, i, fit_intercept, x_tilde)
         theta_scores(theta, x_tilde, n_free, z)
         probabilities_from_scores(z, n_free, probabilities)
+        if couple:
+            slope_mean(theta, n_free, p, d, mean)
         y = codes[i]
         for c in range(n_free):
             residual = probabilities[c + 1] - (1.0 if y == c + 1 else 0.0)
             for j in range(p):
-                ridge = alpha * theta[c * p + j] if j < d else 0.0
+                ridge = alpha * (theta[c * p + j] - mean[j]) if j < d else 0.0
                 G[c * p + j] = residual * x_tilde[j] + ridge
         for r in range(theta.shape[0]):
             theta[r] = theta[r] - gamma * G[r]
