@@ -379,10 +379,11 @@ def test_kernels_run_as_plain_python_with_the_same_floats():
     plain(fast.linear_scores)(X, coef_t, lda.intercept_, outputs[1], 0, 23)
     assert np.array_equal(outputs[0], outputs[1])
     probabilities = [np.empty((23, 3)), np.empty((23, 3))]
-    fast.softmax_posterior(outputs[0], probabilities[0])
-    plain(fast.softmax_posterior)(outputs[0], probabilities[1])
+    posterior = fast._linalg        # the posteriors' kernels, shared with AdaBoost
+    posterior.softmax_posterior(outputs[0], probabilities[0])
+    plain(posterior.softmax_posterior)(outputs[0], probabilities[1])
     assert np.array_equal(probabilities[0], probabilities[1])
     binary = [np.empty((23, 2)), np.empty((23, 2))]
-    fast.logistic_posterior(outputs[0][:, 0].copy(), binary[0])
-    plain(fast.logistic_posterior)(outputs[0][:, 0].copy(), binary[1])
+    posterior.logistic_posterior(outputs[0][:, 0].copy(), binary[0])
+    plain(posterior.logistic_posterior)(outputs[0][:, 0].copy(), binary[1])
     assert np.array_equal(binary[0], binary[1])

@@ -172,15 +172,30 @@ def test_max_depth_one_is_a_stump(lib):
     assert model.get_depth() == 1 and model.get_n_leaves() == 2
 
 
-def test_min_samples_split_counts_weight(lib):
-    # Three rows of weight 0.5: W = 1.5 < 2 points, so the root is a leaf.
+def test_min_samples_split_counts_rows_whatever_their_weights(lib):
+    # Three rows of weight 0.5 are three points (scikit-learn's reading): 3 >= 2, a split.
     model = lib.DecisionTreeClassifier().fit(STEPS_X[:3], [0, 0, 1], sample_weight=[0.5] * 3)
-    assert model.tree_.node_count == 1
+    assert model.tree_.node_count == 3
     model = lib.DecisionTreeClassifier(min_samples_split=5).fit(STEPS_X, STEPS_Y)
     assert model.tree_.node_count == 1  # 4 points < n0 = 5
     model = lib.DecisionTreeClassifier(min_samples_split=5).fit(
         STEPS_X, STEPS_Y, sample_weight=[1.0, 1.0, 1.0, 2.0])
-    assert model.tree_.node_count == 3  # 5 points >= n0 = 5
+    assert model.tree_.node_count == 1  # still 4 rows: a weight of 2 is not two rows
+    model = lib.DecisionTreeClassifier(min_samples_split=4).fit(
+        STEPS_X, STEPS_Y, sample_weight=[1.0, 0.0, 1.0, 2.0])
+    assert model.tree_.node_count == 1  # a row of weight 0 is no row: 3 < 4
+
+
+def test_uniform_weights_of_any_scale_grow_the_unweighted_tree(lib):
+    from refml.core.random import Generator
+
+    X, y = random_data(Generator(11), 40, 3, 2)
+    plain = lib.DecisionTreeClassifier().fit(X, y)
+    for scale in (1e-5, 1.0 / 40, 0.5, 3.0, 1e6):
+        weighted = lib.DecisionTreeClassifier().fit(X, y, sample_weight=[scale] * 40)
+        assert weighted.get_depth() == plain.get_depth()
+        assert list(weighted.tree_.feature) == list(plain.tree_.feature)
+        assert list(weighted.tree_.threshold) == list(plain.tree_.threshold)
 
 
 def test_fully_grown_tree_fits_data_without_conflicting_duplicates(lib):

@@ -1,5 +1,5 @@
 """Classification trees, the options ensembles rely on: sample weights (AdaBoost; integer
-weights are repeated rows, for bagging), a fresh random subset of features at every split
+weights are repeated rows when n0 = 2, for bagging), a fresh random subset of features at every split
 drawn from the shared generator (random forests), and cost-complexity pruning checked
 against an enumeration of every subtree."""
 
@@ -13,10 +13,11 @@ from tests.test_tree import STEPS_X, STEPS_Y, TWIN_X, TWIN_Y, XOR_X, XOR_Y, rand
 
 # --- sample weights ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("params", [{}, {"min_samples_split": 3}, {"min_samples_split": 5},
-                                    {"criterion": "entropy", "max_depth": 3},
+@pytest.mark.parametrize("params", [{}, {"criterion": "entropy", "max_depth": 3},
                                     {"max_features": 1, "random_state": 4}])
 def test_integer_weights_give_exactly_the_tree_of_repeated_rows(lib, params):
+    """With n0 = 2: a node splits only if it holds two distinct rows, weighted or repeated
+    (n0 counts rows; a larger n0 tells a row of weight m from m rows, as scikit-learn's)."""
     rng = Generator(11)
     for _ in range(6):
         X, y = random_data(rng, 14, 2, 3, grid=rng.random() < 0.5)

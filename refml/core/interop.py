@@ -106,8 +106,8 @@ def plain_labels(classes):
 def feature_names(X):
     """The column names of a DataFrame-like X when all are strings; None otherwise.
 
-    Mixed string and non-string names are refused with ``TypeError``, as scikit-learn
-    refuses them.
+    Mixed string and non-string names are refused with ``TypeError``, and a string name
+    that appears twice with ``ValueError``, as scikit-learn refuses them.
     """
     if isinstance(X, (list, tuple)) or not hasattr(X, "columns") or is_sparse(X):
         return None
@@ -120,7 +120,16 @@ def feature_names(X):
             "Feature names are only supported if all input features have string names, but "
             f"your input has {kinds} as feature name / column name types. Convert them all "
             "to strings (X.columns = X.columns.astype(str)) or remove them.")
-    return names if kinds == ["str"] else None
+    if kinds != ["str"]:
+        return None
+    seen, repeated = set(), set()
+    for name in names:
+        (repeated if name in seen else seen).add(name)
+    if repeated:
+        raise ValueError("Feature names must be unique, but these columns appear more than "
+                         f"once: {sorted(repeated)[:5]!r}. Rename them (a model could not "
+                         "tell them apart at predict).")
+    return names
 
 
 def store_feature_names(estimator, names, as_array):

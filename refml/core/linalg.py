@@ -291,3 +291,22 @@ def solve_pivoted(A, b, tolerance):
             total -= rows[r][c] * x[c]
         x[r] = total / rows[r][r]
     return x
+
+
+def softmax(scores):
+    """exp(s_k) / sum_l exp(s_l), by log-sum-exp: exponents <= 0, never overflow; the sum
+    in class order."""
+    top = max(scores)
+    weights = [math.exp(score - top) for score in scores]
+    total = 0.0
+    for weight in weights:
+        total += weight
+    return [weight / total for weight in weights]
+
+
+def sigmoid(z):
+    """1 / (1 + exp(-z)), written so that exp never overflows."""
+    if z >= 0.0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)

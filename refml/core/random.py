@@ -11,6 +11,7 @@ draws (used by the samplers only, never inside a kernel) are Box-Muller and inve
 """
 
 import math
+import numbers
 import os
 
 MASK64 = (1 << 64) - 1
@@ -73,15 +74,39 @@ class Generator:
 
 
 def check_random_state(random_state):
-    """A ``Generator`` from an int seed, from a Generator (shared), or fresh entropy for None."""
+    """A ``Generator`` for ``random_state`` (``validate_random_state`` lists what it takes):
+    an int seeds it; a Generator is shared (its draws go on); None seeds it from fresh
+    entropy; a numpy ``RandomState`` or ``Generator`` gives one seed below 2^62 from its
+    own stream (advancing it, as every use of a shared numpy generator does in
+    scikit-learn), and that seed starts refml's own SplitMix64 stream.  So the same numpy
+    generator state gives the same model in refml and refml_fast."""
+    validate_random_state(random_state)
     if isinstance(random_state, Generator):
         return random_state
     if random_state is None:
         return Generator(int.from_bytes(os.urandom(8), "little"))
-    if isinstance(random_state, bool) or not isinstance(random_state, int):
-        raise ValueError(f"Invalid parameter random_state={random_state!r}: "
-                         "must be a non-negative integer or None")
+    if hasattr(random_state, "integers"):            # numpy.random.Generator
+        return Generator(int(random_state.integers(0, SEED_BOUND, dtype="int64")))
+    if hasattr(random_state, "randint"):             # numpy.random.RandomState
+        return Generator(int(random_state.randint(0, SEED_BOUND, dtype="int64")))
+    return Generator(int(random_state))
+
+
+SEED_BOUND = 2 ** 62
+
+
+def validate_random_state(random_state):
+    """ValueError unless ``random_state`` is None, a non-negative integer (Python's or
+    numpy's), a refml ``Generator``, or a numpy ``RandomState`` or ``Generator`` (what
+    scikit-learn takes).  Draws nothing."""
+    if random_state is None or isinstance(random_state, Generator):
+        return
+    if type(random_state).__name__ in ("RandomState", "Generator") and (
+            hasattr(random_state, "integers") or hasattr(random_state, "randint")):
+        return
+    if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
+        raise ValueError(f"Invalid parameter random_state={random_state!r}: must be a "
+                         "non-negative integer, a numpy RandomState or Generator, or None")
     if random_state < 0:
-        raise ValueError(f"Invalid parameter random_state={random_state!r}: "
-                         "must be a non-negative integer or None")
-    return Generator(random_state)
+        raise ValueError(f"Invalid parameter random_state={random_state!r}: must be a "
+                         "non-negative integer, a numpy RandomState or Generator, or None")

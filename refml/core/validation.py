@@ -176,13 +176,17 @@ def as_labels(y):
     if labels and all(_is_row(label) and len(label) == 1 for label in labels):
         interop.warn_column_vector()
         labels = [label[0] for label in labels]
-    has_str = has_number = False
+    has_str = has_number = has_bool = False
     for label in labels:
         if _is_row(label):
             raise ValueError("y should be a 1d array of labels, got a 2d array instead")
         if isinstance(label, (str, bytes)):
             has_str = True
             continue
+        if _is_missing(label):
+            raise ValueError(non_finite_message("y", "NaN"))
+        if is_bool(label):
+            has_bool = True
         if isinstance(label, complex) or not isinstance(label, numbers.Real):
             try:
                 hash(label)
@@ -205,10 +209,22 @@ def as_labels(y):
                 "bools, or integral floats), not real-valued targets")
     if has_str and has_number:
         raise ValueError("Unknown label type: mix of strings and numbers in y")
-    if has_str and len({type(label) for label in labels if isinstance(label, (str, bytes))}) > 1:
+    if has_bool and not all(is_bool(label) for label in labels):
+        raise ValueError("Unknown label type: mix of booleans and numbers in y (True would "
+                         "be the class 1 and False the class 0): give one kind of label")
+    if has_str and len({isinstance(label, bytes) for label in labels}) > 1:
         raise ValueError("Unknown label type: mix of str and bytes labels in y (decode the "
                          "bytes, or encode the strings, so that the labels can be sorted)")
     return labels
+
+
+def _is_missing(label):
+    """A missing value that is not a float NaN: pandas' NA (``NA == NA`` is NA, whose truth
+    value raises TypeError) or NaT (``NaT == NaT`` is False)."""
+    try:
+        return not bool(label == label)
+    except TypeError:
+        return True
 
 
 def check_consistent_length(n_x, n_y):
@@ -340,7 +356,15 @@ def flat_as_column(X):
     return X
 
 
+def is_bool(value):
+    """True or False, Python's or numpy's (``numpy.True_``, what a grid built from a numpy
+    array hands over); not 1, not "yes"."""
+    kind = type(value)
+    return isinstance(value, bool) or (kind.__module__ == "numpy"
+                                       and kind.__name__ in ("bool", "bool_"))
+
+
 def check_bool(value, name):
-    """ValueError unless ``value`` is True or False (not 1, not "yes")."""
-    if not isinstance(value, bool):
+    """ValueError unless ``value`` is True or False (``is_bool``)."""
+    if not is_bool(value):
         raise ValueError(f"Invalid parameter {name}={value!r}: must be True or False")

@@ -233,8 +233,8 @@ class _GaussianDiscriminant(OnlineClassifier):
     def _posterior_from_scores(scores):
         """One column: (sigma(-s), sigma(s)).  K columns: softmax of the delta_k."""
         if len(scores[0]) == 1:
-            return [[gaussian.sigmoid(-row[0]), gaussian.sigmoid(row[0])] for row in scores]
-        return [gaussian.softmax(row) for row in scores]
+            return [[linalg.sigmoid(-row[0]), linalg.sigmoid(row[0])] for row in scores]
+        return [linalg.softmax(row) for row in scores]
 
 
 def _spread(values, kept, size):

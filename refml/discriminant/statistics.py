@@ -202,21 +202,3 @@ def check_means_finite(means):
 def scores_overflow_message():
     return ("the discriminant scores of some rows of X overflow the float range (values of "
             "X far too large for the fitted model); rescale X")
-
-
-def softmax(scores):
-    """exp(delta_k) / sum_l exp(delta_l), by log-sum-exp: exponents <= 0, never overflow."""
-    top = max(scores)
-    weights = [math.exp(score - top) for score in scores]
-    total = 0.0
-    for weight in weights:
-        total += weight
-    return [weight / total for weight in weights]
-
-
-def sigmoid(z):
-    """1 / (1 + exp(-z)), written so that exp never overflows."""
-    if z >= 0.0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)

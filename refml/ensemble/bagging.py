@@ -24,7 +24,7 @@ members of a B-member ensemble are exactly the b-member ensemble with the same s
 
 from refml.core import validation
 from refml.core.linalg import argmax
-from refml.core.random import Generator, check_random_state
+from refml.core.random import Generator, check_random_state, validate_random_state
 from refml.ensemble.committee import Committee, SingleClassVoter, accepts_sample_weight
 
 # ----------------------------------------------------------------------------------------
@@ -75,11 +75,12 @@ class BaggingClassifier(Committee):
         ``DecisionTreeClassifier`` of the same package.
     n_estimators : int >= 1
         B, the number of bootstrap samples and members.
-    random_state : int or None
+    random_state : int, numpy RandomState or Generator, or None
         Seed of the master generator (see the module docstring); None: fresh entropy.
-    n_jobs : int >= 1, -1 or None
-        Threads fitting members in refml_fast (-1: every core; None: 1).  refml fits its
-        members in order whatever n_jobs is; the result is the same.
+    n_jobs : non-zero int or None
+        Threads fitting members in refml_fast (-1: every core, -2: all but one, as joblib
+        counts; None: 1).  refml fits its members in order whatever n_jobs is; the result
+        is the same.
 
     Attributes
     ----------
@@ -91,9 +92,11 @@ class BaggingClassifier(Committee):
     -----
     A bootstrap sample is represented by its counts: member b is fitted on all n rows with
     sample weights c_i w_i, where c_i is the number of times row i was drawn (w_i the
-    sample weight, 1 by default).  For the trees of this package a row of integer weight c
-    is exactly c repeated rows, so this is the lecture's fit on Z^(*b); it also keeps every
-    class in each member's ``classes_``.  A base estimator whose ``fit`` takes no
+    sample weight, 1 by default).  For the trees of this package with the default n0 = 2
+    this is exactly the lecture's fit on Z^(*b): the weights count in the impurities and
+    votes as repeated rows would, and a node can be split only if it holds two distinct
+    rows either way; with a larger n0 a node counts its distinct rows, as scikit-learn's
+    forests do.  It also keeps every class in each member's ``classes_``.  A base estimator whose ``fit`` takes no
     ``sample_weight`` is fitted on the drawn rows themselves, in the order drawn (fit then
     refuses sample weights other than 0 and 1, which it could not apply); a sample drawn
     with a single class gives a member that always votes for it.
@@ -131,7 +134,7 @@ class BaggingClassifier(Committee):
     def _check_params(self, X):
         super()._check_params(X)
         check_n_jobs(self.n_jobs)
-        check_random_state(self.random_state)
+        validate_random_state(self.random_state)
 
     # --- fitting ----------------------------------------------------------------------------
     def _fit(self, X, codes, weights):
@@ -221,7 +224,9 @@ class RandomForestClassifier(BaggingClassifier):
         m, the number of candidate features drawn afresh before every split: "sqrt" is the
         lecture's typical m = floor(sqrt(d)) (at least 1); None: all d (plain bagging).
     criterion, max_depth, min_samples_split : as in ``DecisionTreeClassifier`` (default:
-        Gini, fully grown, n0 = 2).
+        Gini, fully grown, n0 = 2).  n0 counts a node's distinct rows: a row drawn m times
+        into a bootstrap sample is one row of weight m, as in scikit-learn's forests, and
+        sample weights of any common scale give the same forest.
     random_state, n_jobs : as in ``BaggingClassifier``.
 
     Attributes: ``estimators_`` (the B trees), ``estimator_`` (their template),
@@ -256,8 +261,12 @@ class RandomForestClassifier(BaggingClassifier):
 
 
 def check_n_jobs(n_jobs):
-    """None, -1 (every core) or a positive number of threads."""
-    if n_jobs is None or (isinstance(n_jobs, int) and not isinstance(n_jobs, bool)
-                          and n_jobs == -1):
+    """None, a positive number of threads, or joblib's negative counts: -1 every core, -2
+    every core but one, and so on (at least one).  0 is refused."""
+    if n_jobs is None:
         return n_jobs
-    return validation.check_scalar(n_jobs, "n_jobs", "int", low=1)
+    validation.check_scalar(n_jobs, "n_jobs", "int")
+    if n_jobs == 0:
+        raise ValueError("Invalid parameter n_jobs=0: must be a non-zero integer or None "
+                         "(-1 for every core, -2 for every core but one)")
+    return n_jobs

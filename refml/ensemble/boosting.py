@@ -27,8 +27,8 @@ Where the code goes beyond the print (each documented in the class docstring):
 import math
 
 from refml.core import caller
-from refml.core.linalg import argmax
-from refml.core.random import check_random_state
+from refml.core.linalg import argmax, sigmoid, softmax
+from refml.core.random import check_random_state, validate_random_state
 from refml.ensemble.committee import Committee, accepts_sample_weight
 
 # ----------------------------------------------------------------------------------------
@@ -92,7 +92,7 @@ class AdaBoostClassifier(Committee):
         ``DecisionTreeClassifier(max_depth=1)`` of the same package.
     n_estimators : int >= 1
         M, the largest number of rounds.
-    random_state : int or None
+    random_state : int, numpy RandomState or Generator, or None
         Seeds the members' own ``random_state`` (one 64-bit draw per round, in order), for
         weak learners that are random; the default stump is not.
 
@@ -105,10 +105,10 @@ class AdaBoostClassifier(Committee):
 
     Notes
     -----
-    Weights.  fit's ``sample_weight`` replaces the uniform start 1/n (None: uniform).  The
-    weights are kept at mean 1 (sum n) instead of sum 1: err_m, alpha_m and the relative
-    weights are unchanged by a common scale, and the trees of this package count their
-    n0 = min_samples_split by weight, so weights summing to 1 would stop a tree at its root.
+    Weights.  fit's ``sample_weight`` replaces the uniform start 1/n (None: uniform); its
+    scale does not matter.  The weights are kept at mean 1 (sum n) instead of sum 1: err_m,
+    alpha_m and the relative weights are unchanged by a common scale, and weights near 1
+    keep the members' impurities far from underflow.
     After each update they are renormalised, w_i <- (w_i / sum_j w_j) n: the misses then hold
     total weight n/2 and the hits n/2 (K = 2), so no weight overflows and a weight shrinks
     by at most a factor K per round: from unit weights, none can underflow within
@@ -127,7 +127,8 @@ class AdaBoostClassifier(Committee):
     (classes_[0] -> -1), and ``predict`` its sign, 0 going to classes_[0] (docs/design.md
     section 4).
     K > 2: ``decision_function`` gives the K scores sum_m alpha_m 1{f_m(x) = k}, and
-    ``predict`` their argmax, ties to the first class.
+    ``predict`` their argmax, ties to the first class.  ``predict_proba``: SAMME's class
+    probabilities (see the method).
 
     Examples
     --------
@@ -136,15 +137,6 @@ class AdaBoostClassifier(Committee):
     >>> model.predict(X)
     [0, 0, 1, 1, 0, 0]
     """
-
-    # Declared, as scikit-learn declares it for its own AdaBoost: weights w_i and w_i
-    # repeated rows give the same boosting in exact arithmetic, but weighted errors are
-    # summed in another order, and stumps that tie exactly (the check has 30 features on 15
-    # rows) resolve differently after a few rounds.
-    _expected_failed_checks = {
-        "check_sample_weight_equivalence_on_dense_data":
-            "exact ties between stumps resolve differently when weights replace repeated rows",
-    }
 
     def __init__(self, estimator=None, *, n_estimators=50, random_state=None):
         self.estimator = estimator
@@ -161,7 +153,7 @@ class AdaBoostClassifier(Committee):
             raise ValueError(f"Invalid parameter estimator={self.estimator!r}: AdaBoost "
                              "re-weights the data, so the estimator's fit must take "
                              "sample_weight")
-        check_random_state(self.random_state)
+        validate_random_state(self.random_state)
 
     # --- fitting ----------------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
@@ -224,6 +216,30 @@ class AdaBoostClassifier(Committee):
         sum_m alpha_m 1{f_m(x) = k} (rows in classes_ order)."""
         X = self._validate_predict(X)
         return self._as_output(self._scores(X))
+
+    def predict_proba(self, X):
+        """Class probabilities from SAMME's scores (beyond the lectures, which stop at
+        sign(f); Zhu, Zou, Rosset and Hastie 2009, section 2, and scikit-learn's SAMME):
+        with f_k(x) = sum_m alpha_m 1{f_m(x) = k} / sum_m alpha_m,
+
+            P(k | x) = exp(f_k(x) / (K - 1)) / sum_l exp(f_l(x) / (K - 1)).
+
+        For K = 2 this is (sigma(-z), sigma(z)) with z = f_1 - f_0, the decision function
+        over sum_m alpha_m.  The argmax is ``predict``'s class (ties apart: predict
+        sends 0 to classes_[0], the argmax too).  An empty ensemble (boosting stopped in
+        round 1) gives 1/K everywhere."""
+        X = self._validate_predict(X)
+        return self._as_output(self._samme_probabilities(self._scores(X)))
+
+    def _samme_probabilities(self, scores):
+        total = 0.0
+        for alpha in self.estimator_weights_:
+            total += alpha
+        total = total if total > 0.0 else 1.0          # no member: all scores are 0
+        if self.n_classes_ == 2:
+            return [[sigmoid(-z), sigmoid(z)] for z in (score / total for score in scores)]
+        spread = float(self.n_classes_ - 1)
+        return [softmax([(score / total) / spread for score in row]) for row in scores]
 
     def _scores(self, X):
         n_rows = len(X)

@@ -120,9 +120,7 @@ class LeastSquaresClassifier(Classifier):
         self.tol = tol
 
     def _check_params(self, X):
-        if not isinstance(self.fit_intercept, bool):
-            raise ValueError(f"Invalid parameter fit_intercept={self.fit_intercept!r}: "
-                             "must be True or False")
+        validation.check_bool(self.fit_intercept, "fit_intercept")
         validation.check_scalar(self.tol, "tol", "real", low=0.0, high=1.0, high_open=True)
 
     def _fit(self, X, codes):

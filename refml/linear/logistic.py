@@ -44,7 +44,7 @@ import math
 from refml.core import caller, linalg, validation
 from refml.core.base import ConvergenceWarning
 from refml.core.online import OnlineClassifier
-from refml.core.random import check_random_state
+from refml.core.random import check_random_state, validate_random_state
 from refml.linear import logistic_solvers as solvers
 from refml.linear.least_squares import LeastSquaresClassifier, check_gram_scale
 from refml.linear.logistic_solvers import augmented, scores
@@ -249,7 +249,7 @@ class LogisticRegression(OnlineClassifier):
         The exponent alpha of [MATH412]'s steps C k^(-alpha) (sgd only).
     fit_intercept : bool, default True
         Append 1 to every x ([Yan]: X = R^d x {1}).
-    random_state : int or None, default None
+    random_state : int, numpy RandomState or Generator, or None, default None
         Seed of the sampling of "sgd" (shared SplitMix64 stream).
 
     Attributes
@@ -312,10 +312,8 @@ class LogisticRegression(OnlineClassifier):
                 raise ValueError("Invalid parameter learning_rate=inf: must be finite")
         validation.check_scalar(self.power_t, "power_t", "real", low=0.0, high=1.0,
                                 low_open=True)
-        if not isinstance(self.fit_intercept, bool):
-            raise ValueError(f"Invalid parameter fit_intercept={self.fit_intercept!r}: "
-                             "must be True or False")
-        check_random_state(self.random_state)
+        validation.check_bool(self.fit_intercept, "fit_intercept")
+        validate_random_state(self.random_state)
 
     # --- fit ---
     def _fit(self, X, codes):

@@ -365,7 +365,7 @@ def lbfgs(objective, theta, steps, max_iter, tol, memory=10):
         s = steps.difference(new_theta, theta)
         y = steps.difference(new_gradient, gradient)
         curvature = steps.dot(y, s)
-        if curvature > 0.0:
+        if 0.0 < curvature and 1.0 / curvature < math.inf:   # rho = 1 / y's finite
             pairs = (pairs + [(s, y, 1.0 / curvature)])[-memory:]
         theta, loss, gradient = new_theta, new_loss, new_gradient
         n_iter += 1
@@ -415,12 +415,21 @@ def lbfgs_direction(gradient, pairs, precondition):
     gamma = 0.5
     if pairs:
         s, y, rho = pairs[-1]
-        gamma = 1.0 / (rho * linalg.dot(y, precondition(y)))
+        gamma = initial_scale(rho * linalg.dot(y, precondition(y)))
     r = [gamma * value for value in precondition(q)]
     for (s, y, rho), a in zip(pairs, reversed(alphas)):  # oldest to newest
         b = rho * linalg.dot(y, r)
         r = [r_j + (a - b) * s_j for r_j, s_j in zip(r, s)]
     return [-r_j for r_j in r]
+
+
+def initial_scale(denominator):
+    """gamma = 1 / (y'Py / s'y), or 1/2 (the first step's) when that is not a positive
+    finite number: near the optimum, with tol = 0, y = the change of a gradient of about
+    1e-160 can make y'Py underflow to 0 while s'y > 0 (a division by zero before)."""
+    if 0.0 < denominator < math.inf:
+        return 1.0 / denominator
+    return 0.5
 
 
 def class_coupling(p):

@@ -126,5 +126,4 @@ def _check_arguments(n_steps, step, power, radius, average):
     validation.check_scalar(power, "power", "real", low=0.0, high=1.0, low_open=True)
     if radius is not None:
         validation.check_scalar(radius, "radius", "real", low=0.0, low_open=True)
-    if not isinstance(average, bool):
-        raise ValueError(f"Invalid parameter average={average!r}: must be True or False")
+    validation.check_bool(average, "average")

@@ -60,7 +60,7 @@ import math
 from refml.core import linalg, validation
 from refml.core.base import warn_not_converged
 from refml.core.online import OnlineClassifier
-from refml.core.random import check_random_state
+from refml.core.random import check_random_state, validate_random_state
 from refml.perceptron.multiclass import ClassesRule
 from refml.perceptron.orders import run_order
 from refml.perceptron.patience import Patience
@@ -171,7 +171,7 @@ class Perceptron(OnlineClassifier):
         or ``max_iter``.
     n_iter_no_change : int >= 1
         How many passes without improvement stop the fit (unused when tol is None).
-    random_state : int or None
+    random_state : int, numpy RandomState or Generator, or None
         Seed of the draws of order="random" and "uniform" (unused by the other orders).
     store_trajectory : bool
         Keep theta^0 = 0, theta^1, ... (one entry per update) in ``trajectory_``.
@@ -245,7 +245,7 @@ class Perceptron(OnlineClassifier):
         validation.check_scalar(self.n_iter_no_change, "n_iter_no_change", "int", 1)
         validation.check_bool(self.store_trajectory, "store_trajectory")
         validation.check_option(self.multi_class, "multi_class", MULTI_CLASS)
-        check_random_state(self.random_state)
+        validate_random_state(self.random_state)
 
     # --- fit and partial_fit ---
     def _one_vs_rest(self):

@@ -65,8 +65,8 @@ Predictions: f(x) >= 0 -> classes_[1] (sign(0) = +1, as for the perceptron).
 
 import math
 
-from refml.core import validation
-from refml.core.base import Classifier, warn_not_converged
+from refml.core import caller, validation
+from refml.core.base import Classifier, ConvergenceWarning, warn_not_converged
 from refml.svm import one_vs_one
 from refml.svm import smo as _smo
 
@@ -165,6 +165,28 @@ def dual_objective(alpha, y, K):
 DIVERGED = ("SMO diverged: the multipliers grew until f(x) or ||beta||^2 overflowed float64 "
             "(the dual is unbounded: C=inf on data that no hyperplane of the feature space "
             "separates, or an indefinite kernel such as poly with coef0 < 0); use a finite C")
+
+EPSILON = 2.0 ** -52             # the spacing of float64 at 1
+
+
+def hopeless_scale(largest_kernel, C, tol):
+    """True when float64 cannot meet the KKT tolerance at this scale of the kernel.
+
+    SMO's gradient G_i = sum_j alpha_j y_i y_j K(x_i, x_j) - 1 carries terms up to
+    C max_t K(x_t, x_t) (|K(x_i, x_j)| <= max_t K(x_t, x_t) for a Gram matrix), each
+    rounded by about EPSILON times its size.  When a single term's rounding exceeds ``tol``,
+    the measured KKT violation cannot be trusted below tol, and SMO runs to max_iter (12
+    rows near 1e19 with the linear kernel: K about 1e38, 10,000,000 steps, half the rows
+    misclassified).  Beyond the lectures: a guard, not part of the algorithm."""
+    return math.isfinite(C) and EPSILON * C * largest_kernel > tol
+
+
+def scale_message(largest_kernel, C, tol):
+    return (f"SVC: the kernel reaches K(x, x) = {largest_kernel:.3g} (features of about "
+            f"{math.sqrt(largest_kernel):.3g} for the linear kernel), so float64 rounds the "
+            f"dual's gradient by about {EPSILON * C * largest_kernel:.3g}, above tol={tol}: "
+            "SMO cannot converge at this scale.  Standardise X (e.g. scikit-learn's "
+            "StandardScaler), or use the rbf kernel with gamma='scale'.")
 
 
 class SVC(Classifier):
@@ -272,6 +294,9 @@ class SVC(Classifier):
         if not self._all_finite(diagonal):
             raise ValueError("kernel values overflow float64: some K(x_i, x_i) is infinite "
                              "(entries near 1e154 or larger); rescale X")
+        largest = self._largest(diagonal)
+        if hopeless_scale(largest, C, float(self.tol)):
+            caller.warn(scale_message(largest, C, float(self.tol)), ConvergenceWarning)
         alpha, n_iter, status, scores = self._solve_dual(X, y, C, diagonal)
         scores = self._store_dual(X, y, alpha, C, scores)
         if (C == math.inf and status == _smo.CONVERGED  # the hard margin made exact
@@ -343,6 +368,10 @@ class SVC(Classifier):
     @staticmethod
     def _all_finite(values):
         return all(map(math.isfinite, values))
+
+    @staticmethod
+    def _largest(values):
+        return max(values)
 
     def _store_dual(self, X, y, alpha, C, scores=None):
         """Support set, coefficients and intercept from alpha; returns f(x_i) - beta_0

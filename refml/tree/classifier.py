@@ -138,11 +138,11 @@ def best_split(X, codes, weights, rows, features, n_classes, criterion):
 # 3. Growing the tree: the recursion.
 
 
-def is_leaf(counts, depth, settings):
-    """The stopping rules, in order: depth limit, fewer than n0 (weighted) points, purity."""
+def is_leaf(counts, n_rows, depth, settings):
+    """The stopping rules, in order: depth limit, fewer than n0 rows, purity."""
     if settings["max_depth"] is not None and depth >= settings["max_depth"]:
         return True
-    if total_weight(counts) < settings["min_samples_split"]:
+    if n_rows < settings["min_samples_split"]:
         return True
     return sum(1 for c in counts if c > 0.0) <= 1
 
@@ -151,7 +151,7 @@ def grow(X, codes, weights, n_classes, settings, rng):
     """The fully grown (unpruned) tree, depth first, left child first (ids in preorder).
 
     ``settings``: criterion (code), max_depth (None = no limit), min_samples_split (n0,
-    compared with the node's total weight), n_candidates (features searched per node).
+    compared with the node's number of rows), n_candidates (features searched per node).
     A node that passes the stopping rules but has no split (every candidate feature
     constant on it) is a leaf.  A split is made even if it lowers the impurity by nothing
     (XOR: the first split of a fully grown tree may gain nothing, the next ones everything).
@@ -174,7 +174,7 @@ def grow_node(tree, X, codes, weights, rows, counts, depth, settings, rng):
     node's id."""
     node = tree.add_node(counts, len(rows),
                          node_impurity(counts, total_weight(counts), settings["criterion"]))
-    if is_leaf(counts, depth, settings):
+    if is_leaf(counts, len(rows), depth, settings):
         return node
     features = candidate_features(X, rows, len(X[0]), settings["n_candidates"], rng)
     split = best_split(X, codes, weights, rows, features, tree.n_classes, settings["criterion"])
@@ -223,11 +223,12 @@ class DecisionTreeClassifier(WeightedClassifier):
     max_depth : int >= 1 or None
         A node at this depth (the root has depth 0) is a leaf.  None: no limit.
     min_samples_split : int >= 2
-        The lecture's n0: a node holding fewer than n0 points is a leaf.  Points are counted
-        by weight (the node's total sample weight W), so that a row of integer weight m is
-        exactly m repeated rows; with unit weights this is the number of rows.  Weights that
-        sum to 1 (e.g. AdaBoost's 1/n) therefore stop at the root: pass them scaled to a
-        mean of 1 (n w_i / sum w).
+        The lecture's n0: a node holding fewer than n0 points is a leaf.  Points are rows
+        (of positive weight), whatever their weights, as scikit-learn counts them: weights
+        enter the impurity and the leaves' votes only, so uniform weights of any scale
+        (AdaBoost's 1/n, 1e-5 everywhere) grow the unweighted tree, up to the rounding of
+        near-ties between splits.  A row of integer weight m is therefore one point here,
+        not m repeated rows (it weighs as m of them in the impurity).
     max_features : None, int, float in (0, 1], "sqrt" or "log2"
         How many features are searched at each split (random forests: m = sqrt(d)).  None:
         all d.  A float is a fraction of d, rounded down (at least 1).  Below d, a fresh
@@ -236,7 +237,7 @@ class DecisionTreeClassifier(WeightedClassifier):
     ccp_alpha : float >= 0
         Minimal cost-complexity pruning: the smallest subtree minimising
         R(T) + ccp_alpha |T| (``prune``).  0.0: no pruning.
-    random_state : int, None or ``refml.core.random.Generator``
+    random_state : int, None, ``refml.core.random.Generator``, numpy RandomState or Generator
         The seed of the feature draws (used only when max_features < d).  A Generator is
         used, and advanced, in place: an ensemble hands each tree its own substream.
 

@@ -98,3 +98,38 @@ def solve_dropping_dependent(A, b, tolerance, x):
         x[j] = 0.0
     for i in range(m):
         x[kept[i]] = backward[i]
+
+
+@kernel
+def softmax_posterior(scores, probabilities):
+    """Each row of ``scores`` through refml's ``linalg.softmax``: exp(s_k - max) / sum_l
+    exp(s_l - max), the sum in class order."""
+    n_samples, n_classes = scores.shape
+    for i in range(n_samples):
+        top = scores[i, 0]
+        for k in range(1, n_classes):
+            if scores[i, k] > top:
+                top = scores[i, k]
+        total = 0.0
+        for k in range(n_classes):
+            probabilities[i, k] = math.exp(scores[i, k] - top)
+            total += probabilities[i, k]
+        for k in range(n_classes):
+            probabilities[i, k] = probabilities[i, k] / total
+
+
+@kernel
+def logistic_posterior(s, probabilities):
+    """(sigma(-s), sigma(s)) per row: refml's ``linalg.sigmoid`` (exp never overflows)."""
+    for i in range(s.shape[0]):
+        probabilities[i, 0] = sigmoid(-s[i])
+        probabilities[i, 1] = sigmoid(s[i])
+
+
+@kernel
+def sigmoid(z):
+    """refml's ``linalg.sigmoid``."""
+    if z >= 0.0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)

@@ -23,7 +23,6 @@ No BLAS anywhere a prediction depends on it: its summation order differs from re
 The fitted attributes are numpy arrays.
 """
 
-import math
 
 import numpy as np
 from numba import prange
@@ -95,9 +94,9 @@ class _FastGaussian:
     def _posterior_from_scores(scores):
         probabilities = np.empty((scores.shape[0], max(2, scores.shape[1])))
         if scores.shape[1] == 1:
-            logistic_posterior(scores[:, 0], probabilities)
+            _linalg.logistic_posterior(scores[:, 0], probabilities)
         else:
-            softmax_posterior(scores, probabilities)
+            _linalg.softmax_posterior(scores, probabilities)
         return probabilities
 
     @staticmethod
@@ -288,36 +287,3 @@ CHUNK = 16 * BLOCK               # rows a thread scores at a time
 # the threads: about 0.2 ms on one core (QDA 100,000 x 50 with 10 classes scored 1.3e9 in
 # about 120 ms).
 PARALLEL_WORK, PARALLEL_SECONDS = 2_000_000, 0.0002
-
-
-@kernel
-def logistic_posterior(s, probabilities):
-    """(sigma(-s), sigma(s)) per row, each sigmoid written so that exp never overflows."""
-    for i in range(s.shape[0]):
-        probabilities[i, 0] = _sigmoid(-s[i])
-        probabilities[i, 1] = _sigmoid(s[i])
-
-
-@kernel
-def _sigmoid(z):
-    if z >= 0.0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
-
-
-@kernel
-def softmax_posterior(scores, probabilities):
-    """exp(delta_k - max) / sum_l exp(delta_l - max), the sum in class order."""
-    n_samples, n_classes = scores.shape
-    for i in range(n_samples):
-        top = scores[i, 0]
-        for k in range(1, n_classes):
-            if scores[i, k] > top:
-                top = scores[i, k]
-        total = 0.0
-        for k in range(n_classes):
-            probabilities[i, k] = math.exp(scores[i, k] - top)
-            total += probabilities[i, k]
-        for k in range(n_classes):
-            probabilities[i, k] = probabilities[i, k] / total

@@ -29,6 +29,7 @@ import numba
 import numpy as np
 
 import refml.ensemble
+from refml_fast.core import linalg as _linalg
 from refml_fast.core.base import FastMixin
 from refml_fast.core.random import state_array, store_state
 from refml_fast.ensemble import kernels
@@ -232,6 +233,17 @@ class AdaBoostClassifier(CommitteeMixin, refml.ensemble.AdaBoostClassifier):
             return (scores > 0.0).astype(np.int64)
         return np.argmax(scores, axis=1)
 
+    def _samme_probabilities(self, scores):
+        total = kernels.sequential_sum(np.asarray(self.estimator_weights_, dtype=np.float64))
+        total = total if total > 0.0 else 1.0
+        probabilities = np.empty((scores.shape[0], self.n_classes_))
+        if self.n_classes_ == 2:
+            _linalg.logistic_posterior(scores / total, probabilities)
+        else:
+            _linalg.softmax_posterior((scores / total) / float(self.n_classes_ - 1),
+                                      probabilities)
+        return probabilities
+
 
 def chosen_joblib_backend():
     """joblib's active backend when the caller chose one (``joblib.parallel_config``), else
@@ -248,9 +260,10 @@ def chosen_joblib_backend():
 
 
 def n_threads_of(n_jobs):
-    """None -> 1 thread, -1 -> every core, k -> k."""
+    """None -> 1 thread, k > 0 -> k, and as joblib counts: -1 -> every core, -2 -> every
+    core but one, ... (at least one)."""
     if n_jobs is None:
         return 1
-    if n_jobs == -1:
-        return os.cpu_count() or 1
-    return n_jobs
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
+    return int(n_jobs)

@@ -60,7 +60,9 @@ def direction(gradient, S, Y, rho, count, p, out):
     if count > 0:
         coupled = np.empty(n)
         couple(Y[count - 1], p, coupled)
-        gamma = 1.0 / (rho[count - 1] * dot(Y[count - 1], coupled))
+        denominator = rho[count - 1] * dot(Y[count - 1], coupled)
+        if 0.0 < denominator < np.inf:                 # refml's ``initial_scale``
+            gamma = 1.0 / denominator
     r = np.empty(n)
     couple(q, p, r)
     for j in range(n):

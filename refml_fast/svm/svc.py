@@ -51,6 +51,10 @@ class SVC(FastMixin, reference.SVC):
         return bool(np.isfinite(values).all())
 
     @staticmethod
+    def _largest(values):
+        return float(np.max(values))
+
+    @staticmethod
     def signs_from_codes(codes):
         return np.where(np.asarray(codes) == 1, 1.0, -1.0)
 

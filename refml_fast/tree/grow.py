@@ -32,7 +32,6 @@ from refml_fast.tree.kernels import (
     RIGHT,
     scan_feature,
     scan_whole_gini,
-    total_weight,
 )
 
 MAX_BUCKETS = 2 ** 16  # of one counting pass
@@ -246,11 +245,11 @@ def push(stack, stack_counts, top, start, end, depth, parent, side, counts):
 
 
 @kernel(refcounts=False)
-def is_leaf(counts, depth, max_depth, min_samples_split):
-    """refml's stopping rules: depth limit (-1: none), W < n0, purity."""
+def is_leaf(counts, n_rows, depth, max_depth, min_samples_split):
+    """refml's stopping rules: depth limit (-1: none), fewer than n0 rows, purity."""
     if max_depth >= 0 and depth >= max_depth:
         return True
-    if total_weight(counts) < min_samples_split:
+    if n_rows < min_samples_split:
         return True
     n_positive = 0
     for k in range(counts.shape[0]):
@@ -320,7 +319,7 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
         thresholds[node] = 0.0
         if parent != LEAF:
             nodes[parent, side] = node
-        if is_leaf(counts, depth, max_depth, min_samples_split):
+        if is_leaf(counts, end - start, depth, max_depth, min_samples_split):
             continue
         select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates, state,
                         order, selected)
