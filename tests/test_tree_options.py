@@ -1,7 +1,7 @@
 """Classification trees, the options ensembles rely on: sample weights (AdaBoost; integer
-weights are repeated rows when n0 = 2, for bagging), a fresh random subset of features at every split
-drawn from the shared generator (random forests), and cost-complexity pruning checked
-against an enumeration of every subtree."""
+weights are repeated rows when n0 = 2, for bagging), a fresh random subset of features at
+every split drawn from the shared generator (random forests), and cost-complexity pruning
+checked against an enumeration of every subtree."""
 
 from fractions import Fraction
 

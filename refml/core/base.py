@@ -251,6 +251,11 @@ class Classifier(DataEstimator):
         array), for the fits and partial_fits that take them."""
         return validation.as_sample_weight(sample_weight, n_samples)
 
+    @staticmethod
+    def _relative_weights(weights):
+        """``validation.relative_weights`` (refml_fast: on an array)."""
+        return validation.relative_weights(weights)
+
     def _labels_from_codes(self, codes):
         classes = interop.plain_labels(self._classes())
         return [classes[code] for code in codes]

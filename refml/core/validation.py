@@ -344,6 +344,19 @@ def check_weight_values(weights):
     return weights
 
 
+def relative_weights(weights):
+    """w_i / min{w_j : w_j > 0}: the weights in units of the lightest row (beyond the
+    lectures).  Where only their ratios matter (trees, bagging, boosting), dividing by the
+    smallest makes uniform weights exactly 1.0 whatever their scale, so that splits whose
+    impurities tie exactly stay tied as without weights (at a scale such as 1e-3 every
+    weighted count rounds, and another split can win), and integer weights that include a 1
+    stay those integers.  Left as given if a ratio would overflow."""
+    lightest = min(w for w in weights if w > 0.0)
+    if max(weights) / lightest == math.inf:
+        return list(weights)
+    return [w / lightest for w in weights]
+
+
 def flat_as_column(X):
     """One-dimensional data given flat (n numbers: a list, a 1-D array, a Series) as the
     column n x 1; anything else unchanged (rows, to be validated as usual)."""

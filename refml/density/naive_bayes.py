@@ -253,6 +253,10 @@ class KernelDensityClassifier(DensityClassifier):
     ----------
     class_count_, class_prior_, class_log_prior_;  class_data_ : the rows of each class;
     bandwidth_cholesky_ : the factor L_k (H_k = L_k L_k') of each class.
+
+    Invariances (conformance item 20): the rows' order, the classes' names, the features'
+    order and their common scale change no prediction.  Every row twice can: Silverman's
+    bandwidth shrinks with n.
     """
 
     def __init__(self, *, kernel="gaussian", bandwidth="silverman"):
@@ -529,6 +533,10 @@ class GaussianNB(NaiveBayes):
 
     Per-class maximum-likelihood means theta_kj and variances var_kj (divisor n_k, docs/design.md
     section 6) plus epsilon = var_smoothing * max_j var_j (see ``NaiveBayes``).
+
+    Invariances (conformance item 20): the rows' order, the classes' names, the features'
+    order, their common scale, every row twice and uniform weights of any scale change no
+    prediction.
     """
 
     marginal, bins, kernel, bandwidth = "gaussian", 10, "gaussian", "silverman"

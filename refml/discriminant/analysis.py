@@ -287,6 +287,10 @@ class LinearDiscriminantAnalysis(_GaussianDiscriminant):
     dependent_features_ : the features left out because the pooled Sigma is singular
         without them (see the module docstring); [] when Sigma is positive definite.
 
+    Invariances (conformance item 20): the rows' order, the classes' names, the features'
+    order and their common scale change no prediction.  Every row twice can: the pooled
+    covariance divides by N - K, and its scale weighs against the log priors.
+
     Examples
     --------
     >>> model = LinearDiscriminantAnalysis().fit([[0.0], [1.0], [3.0], [4.0]], [0, 0, 1, 1])
@@ -394,6 +398,9 @@ class QuadraticDiscriminantAnalysis(_GaussianDiscriminant):
 
     ``decision_function``: K = 2, delta_1(x) - delta_0(x), the log posterior odds of
     classes_[1], equal to half the lecture's b~ - w'x + x'Mx; K > 2, the delta_k(x).
+
+    Invariances (conformance item 20): the rows' order, the classes' names, the features'
+    order, their common scale and every row twice change no prediction.
 
     Examples
     --------

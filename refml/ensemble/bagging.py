@@ -96,10 +96,12 @@ class BaggingClassifier(Committee):
     this is exactly the lecture's fit on Z^(*b): the weights count in the impurities and
     votes as repeated rows would, and a node can be split only if it holds two distinct
     rows either way; with a larger n0 a node counts its distinct rows, as scikit-learn's
-    forests do.  It also keeps every class in each member's ``classes_``.  A base estimator whose ``fit`` takes no
-    ``sample_weight`` is fitted on the drawn rows themselves, in the order drawn (fit then
-    refuses sample weights other than 0 and 1, which it could not apply); a sample drawn
-    with a single class gives a member that always votes for it.
+    forests do.  It also keeps every class in each member's ``classes_``.  A base estimator
+    whose ``fit`` takes no ``sample_weight`` is fitted on the drawn rows themselves, in the
+    order drawn (fit then refuses sample weights other than 0 and 1, which it could not
+    apply); a sample drawn with a single class gives a member that always votes for it.
+    The weights are first divided by the smallest positive one, so that uniform weights of
+    any scale are the unweighted fit exactly.
 
     Rows of weight 0 are absent: the bootstrap draws n+ points from the n+ rows of positive
     weight.
@@ -108,6 +110,12 @@ class BaggingClassifier(Committee):
     ``predict_proba`` is the fraction of members voting for each class, so its argmax is
     ``predict``.  (scikit-learn averages the members' probabilities instead; for fully
     grown trees, whose leaves are nearly always pure, the two agree.)
+
+    Invariances (conformance item 20): the features' common scale and uniform weights of any
+    scale change no prediction (with trees as members).  The rows' order and every row
+    twice can (the bootstrap draws row indices), and so can the classes' names (members'
+    votes tie, and a tie goes to the first class); for a forest, the features' order too
+    (it draws feature indices).
 
     Examples
     --------
@@ -142,6 +150,7 @@ class BaggingClassifier(Committee):
         self.estimator_ = template
         master = check_random_state(self.random_state)
         seeds = [master.next_u64() for _ in range(self.n_estimators)]  # s_1, ..., s_B first
+        weights = self._relative_weights(weights)     # uniform weights of any scale: 1.0
         population = self._population(weights)
         if not accepts_sample_weight(template) and self._has_weights_besides_0_1(weights):
             raise ValueError(f"sample_weight other than 0 and 1 needs a base estimator whose "

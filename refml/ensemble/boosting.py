@@ -130,6 +130,13 @@ class AdaBoostClassifier(Committee):
     ``predict`` their argmax, ties to the first class.  ``predict_proba``: SAMME's class
     probabilities (see the method).
 
+    Invariances (conformance item 20): the features' common scale and uniform weights of any
+    scale change no prediction.  The rows' order and every row twice can: the weighted
+    errors and the renormalisation sum in row order, the weights take few distinct values
+    after a round, and stumps whose errors tie exactly are then told apart by rounding.
+    The classes' names and the features' order can where a stump's vote or its choice
+    ties (the first class, the first feature).
+
     Examples
     --------
     >>> X = [[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]]
@@ -171,7 +178,7 @@ class AdaBoostClassifier(Committee):
         template = self._template(X)
         self.estimator_ = template
         rng = check_random_state(self.random_state)
-        w = self._mean_one(weights)
+        w = self._mean_one(self._relative_weights(weights))
         members, alphas, errors = [], [], []
         for m in range(self.n_estimators):
             member = self._fit_member(self._new_member(template, rng.next_u64()), X, codes, w)

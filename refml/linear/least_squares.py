@@ -105,6 +105,9 @@ class LeastSquaresClassifier(Classifier):
     rank_ : int, the number of columns kept by the solver (d when the design has full rank).
     classes_, n_features_in_ : as for every classifier.
 
+    Invariances (conformance item 20): the rows' order, the classes' names, the features'
+    order, their common scale and every row twice change no prediction.
+
     Examples
     --------
     >>> from refml import LeastSquaresClassifier

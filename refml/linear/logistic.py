@@ -272,6 +272,11 @@ class LogisticRegression(OnlineClassifier):
     holds L at the average on each chunk, and ``converged_`` stays False: an epoch per
     call is never tested for convergence.  After ``fit`` it starts from the fitted theta.
 
+    Invariances (conformance item 20), at the optimum: the rows' order, the classes' names
+    (the penalty covers every class's vector), the features' order and every row twice
+    (the loss is a mean) change no prediction.  The scale of the features does when
+    alpha > 0: the penalty on the slopes does not rescale with them.
+
     Examples
     --------
     >>> from refml import LogisticRegression

@@ -166,6 +166,11 @@ class KNeighborsClassifier(Classifier):
     covariance_ : Sigma (list of rows), for metric="mahalanobis"; None otherwise.
     precision_ : P = Sigma^{-1} (list of rows), for metric="mahalanobis"; None otherwise.
 
+    Invariances (conformance item 20), on data without tied distances: the rows' order, the
+    features' order and their common scale change no prediction.  The classes' names can
+    when k > 1: a tied vote goes to the first class of classes_; every row twice can too
+    (each row then fills two of the k places), except for k = 1.
+
     Examples
     --------
     >>> knn = KNeighborsClassifier(n_neighbors=3).fit(

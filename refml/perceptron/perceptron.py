@@ -212,6 +212,12 @@ class Perceptron(OnlineClassifier):
     bounds the mistakes of all the calls together on separable data.  ``partial_fit``
     after ``fit`` goes on from the fitted theta with t = n_iter_ * n.
 
+    Invariances (conformance item 20): the features' order and, one-vs-rest, the classes'
+    names change no prediction; without an intercept neither does the features' common
+    scale (every test and update scales alike).  The rows' order does: the perceptron
+    learns in that order (``order``), and the constant feature 1 of the intercept does not
+    scale.
+
     Examples
     --------
     >>> model = Perceptron().fit([[0.0, 0.0], [1.0, 1.0], [3.0, 3.0], [4.0, 3.0]], [0, 0, 1, 1])

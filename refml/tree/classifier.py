@@ -267,7 +267,16 @@ class DecisionTreeClassifier(WeightedClassifier):
     ``fit(X, y, sample_weight)``: rows of weight 0 are removed before growing (their values
     then yield no thresholds); negative, NaN or infinite weights, or all-zero weights, raise
     ``ValueError``.  A class whose rows all have weight 0 stays in ``classes_`` with
-    probability 0 everywhere.
+    probability 0 everywhere.  The weights are first divided by the smallest positive one
+    (``validation.relative_weights``): only their ratios matter, and uniform weights of any
+    scale become exactly the unweighted fit; ``tree_.value`` and
+    ``weighted_n_node_samples`` are in units of that lightest row.
+
+    Invariances (conformance item 20): the rows' order, the classes' names, the features'
+    common scale, every row twice and uniform weights of any scale change no prediction.
+    The features' order can: of splits that lower the impurity exactly equally (the
+    impurity depends on class counts, so such ties are common on small data) the first
+    feature wins.
 
     Examples
     --------
@@ -319,7 +328,7 @@ class DecisionTreeClassifier(WeightedClassifier):
         settings = {"criterion": CRITERIA[self.criterion], "max_depth": self.max_depth,
                     "min_samples_split": self.min_samples_split,
                     "n_candidates": self.max_features_}
-        grown = self._grow(X, codes, weights, settings, rng)
+        grown = self._grow(X, codes, self._relative_weights(weights), settings, rng)
         self.tree_ = self._prune(grown)
 
     def _grow(self, X, codes, weights, settings, rng):

@@ -101,6 +101,14 @@ def as_sample_weight(sample_weight, n_samples):
     return weights
 
 
+def relative_weights(weights):
+    """refml's ``validation.relative_weights`` on an array (the same divisions)."""
+    lightest = weights[weights > 0.0].min()
+    if weights.max() / lightest == np.inf:
+        return weights.copy()
+    return weights / lightest
+
+
 def encode_integer_labels(y):
     """refml's ``encode_labels`` for a 1-D integer or bool array (every entry a valid label):
     (the sorted distinct labels as Python values, each label's index among them as int64).

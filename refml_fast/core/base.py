@@ -73,3 +73,7 @@ class FastMixin:
     @staticmethod
     def _as_weights(sample_weight, n_samples):
         return _arrays.as_sample_weight(sample_weight, n_samples)
+
+    @staticmethod
+    def _relative_weights(weights):
+        return _arrays.relative_weights(weights)
