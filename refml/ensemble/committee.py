@@ -19,10 +19,28 @@ from refml.core.base import Classifier, WeightedClassifier, clone
 from refml.tree.classifier import DecisionTreeClassifier
 
 
+class SingleClassVoter:
+    """The member fitted on a bootstrap sample that holds a single class: it votes for it.
+
+    Only for base estimators without ``sample_weight``, which are fitted on the drawn rows
+    themselves and would refuse one class (every estimator here needs two).
+    """
+
+    def __init__(self, label):
+        self.classes_ = [label]
+
+    def __repr__(self):
+        return f"SingleClassVoter({self.classes_[0]!r})"
+
+    def predict(self, X):
+        return [self.classes_[0]] * len(X)
+
+
 class Committee(WeightedClassifier):
     """Plumbing shared by the ensembles: ``fit`` with sample weights, members, votes."""
 
     _tree_class = DecisionTreeClassifier  # the default member; refml_fast: its own tree
+    _state_classes = (SingleClassVoter, )  # what a model file may hold (core.model_files)
 
     def _check_params(self, X):
         validation.check_scalar(self.n_estimators, "n_estimators", "int", low=1)
@@ -92,20 +110,3 @@ def accepts_sample_weight(estimator):
         return "sample_weight" in inspect.signature(estimator.fit).parameters
     except (TypeError, ValueError):
         return False
-
-
-class SingleClassVoter:
-    """The member fitted on a bootstrap sample that holds a single class: it votes for it.
-
-    Only for base estimators without ``sample_weight``, which are fitted on the drawn rows
-    themselves and would refuse one class (every estimator here needs two).
-    """
-
-    def __init__(self, label):
-        self.classes_ = [label]
-
-    def __repr__(self):
-        return f"SingleClassVoter({self.classes_[0]!r})"
-
-    def predict(self, X):
-        return [self.classes_[0]] * len(X)

@@ -290,6 +290,8 @@ class DecisionTreeClassifier(WeightedClassifier):
     |   |--- class: b
     """
 
+    _state_classes = (Tree,)           # what a model file may hold (core.model_files)
+
     def __init__(self, *, criterion="gini", max_depth=None, min_samples_split=2,
                  max_features=None, ccp_alpha=0.0, random_state=None):
         self.criterion = criterion

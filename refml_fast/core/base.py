@@ -77,3 +77,10 @@ class FastMixin:
     @staticmethod
     def _relative_weights(weights):
         return _arrays.relative_weights(weights)
+
+    def _from_reference_state(self):
+        """After loading a file refml saved: the learned lists as arrays
+        (``refml_fast.core.model_state``)."""
+        from refml_fast.core import model_state
+
+        model_state.from_reference(self)

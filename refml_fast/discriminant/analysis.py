@@ -164,10 +164,15 @@ class QuadraticDiscriminantAnalysis(_FastGaussian, FastMixin,
                                     reference.QuadraticDiscriminantAnalysis):
     __doc__ = reference.QuadraticDiscriminantAnalysis.__doc__
 
+    _derived_state = ("_factors_transposed",)     # rebuilt on load from a model file
+
     def _fit_statistics(self, counts, means, scatters):
         super()._fit_statistics(counts, means, scatters)
         self._arrays_from_lists(["means_", "priors_", "covariance_", "_log_dets",
                                  "_log_priors"])
+        self._restore_derived()
+
+    def _restore_derived(self):
         # Row j of factor k holds column j of L_k (entries L_lj, l >= j): contiguous reads.
         self._factors_transposed = np.ascontiguousarray(
             np.transpose(np.asarray(self._factors, dtype=np.float64), (0, 2, 1)))

@@ -158,6 +158,11 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
             return cached[1]
         return self._pack_members()
 
+    _derived_state = ("_packed", "_ranks")          # rebuilt on load from a model file
+
+    def _restore_derived(self):
+        self._keep_packed_trees()
+
     def _keep_packed_trees(self):
         self.__dict__.pop("_packed", None)
         if "estimators_" in self.__dict__:

@@ -31,6 +31,7 @@ from refml_fast.linear.least_squares import LeastSquaresClassifier
 
 class LogisticRegression(FastMixin, reference.LogisticRegression):
     __doc__ = reference.LogisticRegression.__doc__
+    _derived_state = ("_curvature",)       # the last objective's weights: not saved
 
     _largest_magnitude = staticmethod(LeastSquaresClassifier._largest_magnitude)
 

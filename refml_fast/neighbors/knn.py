@@ -155,10 +155,21 @@ def search_seconds(queries, n, d, k, mahalanobis):
 class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
     __doc__ = reference.KNeighborsClassifier.__doc__
 
+    # What the search derives from the training rows alone: never saved in a model file,
+    # rebuilt on load (refml.core.model_files).
+    _derived_state = ("_fit_method", "_kd_tree", "_center", "_whitener", "_bound_scale",
+                      "_precision_array", "_fit_tiles", "_fit_upper", "_fit_lower",
+                      "_fit_centred_norm_max")
+
     def _fit(self, X, codes):
         # X is the caller's array itself when it already was C-contiguous float64: no copy,
         # as scikit-learn keeps it (changing that array afterwards changes the model).
         super()._fit(X, codes)
+        self._restore_derived()
+
+    def _restore_derived(self):
+        """The search structure over ``_fit_X``: the k-d tree or the approximate pass."""
+        X = self._fit_X
         self._fit_method = _kdtree.search_method(self.algorithm, self.metric, X.shape[0],
                                                  X.shape[1], self.n_neighbors)
         for name in ("_kd_tree", "_fit_tiles"):
