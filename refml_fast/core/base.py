@@ -9,6 +9,7 @@ import numpy as np
 
 from refml.core import interop
 from refml_fast.core import arrays as _arrays
+from refml_fast.runtime.cache import announce_compilation
 
 
 class FastMixin:
@@ -18,6 +19,10 @@ class FastMixin:
     @staticmethod
     def _as_matrix(X):
         return _arrays.as_matrix(X)
+
+    def _learn(self, X, codes, classes, n_features, *fit_args):
+        announce_compilation(type(self))
+        return super()._learn(X, codes, classes, n_features, *fit_args)
 
     @staticmethod
     def _answers_in_numpy(X):

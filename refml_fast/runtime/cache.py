@@ -31,10 +31,28 @@ def cold_cache():
 
 def cache_places():
     """Where Numba keeps this package's compiled kernels: the package's folders (each
-    chapter's __pycache__ beside its sources), and NUMBA_CACHE_DIR when it is set."""
+    chapter's __pycache__ beside its sources), NUMBA_CACHE_DIR when it is set, and Numba's
+    user-wide folders for refml_fast's sources (``user_wide_places``)."""
     places = [PACKAGE]
     if os.environ.get("NUMBA_CACHE_DIR"):
         places.append(os.environ["NUMBA_CACHE_DIR"])
+    return places + user_wide_places()
+
+
+def user_wide_places():
+    """Numba's user-wide cache folder of each refml_fast source folder that has one: where
+    Numba keeps the kernels when the package's folders are read-only (an installation owned
+    by another user, an image).  Each holds the kernels of that one source folder only."""
+    from numba.core.caching import UserWideCacheLocator
+    from numba.misc.appdirs import AppDirs
+
+    root = AppDirs(appname="numba", appauthor=False).user_cache_dir
+    places = []
+    for folder, _, names in os.walk(PACKAGE):
+        if "__pycache__" not in folder and any(name.endswith(".py") for name in names):
+            name = UserWideCacheLocator.get_suitable_cache_subpath(os.path.join(folder, "m.py"))
+            if os.path.isdir(os.path.join(root, name)):
+                places.append(os.path.join(root, name))
     return places
 
 
@@ -59,8 +77,9 @@ def drop_stale_kernels(places=None, digest=None):
     calls a kernel of another module (they all do) would keep the callee's old code after
     that module changed: a tree grown with an old impurity, silently.  A mark file in each
     cache place records the sources' digest; a different digest removes the *.nbi/*.nbc
-    files of refml_fast there (under NUMBA_CACHE_DIR only those in refml_fast's folders).
-    Failures (a read-only install) are ignored: Numba then compiles in memory."""
+    files of refml_fast there (under NUMBA_CACHE_DIR only those in refml_fast's folders;
+    a user-wide folder holds only refml_fast's).  Failures are ignored (a read-only
+    package folder: Numba keeps the kernels in its user-wide folders, checked here too)."""
     if not CACHE:
         return
     digest = digest or sources_digest()
@@ -73,8 +92,9 @@ def drop_stale_kernels(places=None, digest=None):
         except OSError:
             pass
         try:
+            owned = place not in (PACKAGE, os.environ.get("NUMBA_CACHE_DIR"))
             for folder, _, files in os.walk(place):
-                if "refml_fast" not in os.path.abspath(folder):
+                if not owned and "refml_fast" not in os.path.abspath(folder):
                     continue
                 for name in files:
                     if name.endswith((".nbi", ".nbc")):
@@ -84,6 +104,39 @@ def drop_stale_kernels(places=None, digest=None):
                 stored.write(digest)
         except OSError:
             pass
+
+
+_ANNOUNCED = set()
+QUIET = [False]                  # ``python -m refml_fast compile`` prints its own progress
+
+
+def announce_compilation(cls):
+    """Say once per chapter and process, on stderr, that a first call is about to compile
+    the chapter's kernels (when none of them is in the cache): a compile of several seconds
+    is never silent."""
+    chapter = cls.__module__.split(".")[1] if cls.__module__.count(".") >= 1 else ""
+    if chapter in _ANNOUNCED or QUIET[0]:
+        return
+    _ANNOUNCED.add(chapter)
+    if CACHE and chapter_cached(chapter):
+        return
+    import sys
+
+    print(f"refml_fast: {cls.__name__}'s first call compiles the {chapter} kernels for this "
+          "machine (seconds, once: later processes load them from the cache"
+          f"{'' if CACHE else ', which REFML_NUMBA_CACHE=0 turned off'}).  "
+          "`python -m refml_fast compile` compiles every estimator ahead.", file=sys.stderr)
+
+
+def chapter_cached(chapter):
+    """True when the cache holds a kernel of refml_fast's ``chapter`` (refml_fast/svm, ...)."""
+    part = os.sep + os.path.join("refml_fast", chapter)
+    for place in cache_places():
+        mine = os.path.basename(place).startswith(chapter + "_")     # a user-wide folder
+        for folder, _, files in os.walk(place):
+            if (mine or part in folder) and any(name.endswith(".nbi") for name in files):
+                return True
+    return False
 
 
 def command_line_backend():

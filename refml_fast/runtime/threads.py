@@ -45,6 +45,7 @@ HELD_FOR = 0.05
 CHECK_EVERY, SHARED_SECONDS = 0.002, 0.005
 MAX_THREADS_READ = 64            # about 5 us a thread
 _WARM = [False]                  # the empty launch compiled (or loaded) and the threads up
+WARMING = [False]                # filling the cache ahead: compile parallel twins of small work
 _FASTEST = {}                    # (parallel kernel, size) -> fastest seconds per unit seen
 MAX_SIZES_KEPT = 4096
 
@@ -82,6 +83,8 @@ def run_parallel(parallel, serial, size, *args, unit_seconds=UNIT_SECONDS):
         finally:
             _LAUNCH.release()
         compile_twin(parallel, args)
+    elif WARMING[0]:
+        compile_twin(parallel, args)     # ``python -m refml_fast compile``: both twins
     return serial(*args)
 
 

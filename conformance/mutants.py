@@ -1,0 +1,250 @@
+"""A mutation run: do refml's tests and theorem checks catch small faults in its lectures?
+
+    python -m conformance.mutants [--sample 80] [--seed 0] [--jobs 2] [--timeout 240]
+
+Draws ``--sample`` mutants, each one small fault in one function of a chapter of refml
+(never in core's plumbing, in ``__init__``, ``__repr__``, the parameter checks, or an error
+message):
+
+- a comparison flipped at its boundary (< and <=, > and >=) or negated (== and !=);
+- an arithmetic operator swapped (+ and -, * and /);
+- a numeric constant changed (an integer n to n + 1, a float c to 2c, 0.0 to 1.0);
+- an off-by-one loop (``range(n)`` to ``range(n - 1)``, ``range(a, b)`` to
+  ``range(a + 1, b)``).
+
+For each mutant, a copy of the repository gets the mutated module (rewritten from its
+syntax tree), then the chapter's refml tests run (``pytest -x -m "not fast and not sklearn
+and not plot"``: the bare run's selection, so no parity with refml_fast helps) and, if they
+all pass, the chapter's theorem checks at their quick counts (``--no-fast``).  A mutant is
+*caught* when either fails or runs past ``--timeout`` seconds (a fault that makes a loop
+endless).  The report gives the share caught and every survivor with its line and fault,
+for a reader to judge: a survivor may be equivalent (a flipped comparison whose operands
+are never equal changes nothing), or a gap to close with a check.
+"""
+
+import argparse
+import ast
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# chapter -> (its refml test files, the theorem items that check it)
+CHAPTERS = {
+    "bayes": (["test_bayes.py", "test_distributions.py", "test_losses.py"], "1,2,3,14,20"),
+    "linear": (["test_logistic.py", "test_logistic_solvers.py", "test_logistic_blocks.py",
+                "test_sgd.py", "test_least_squares.py", "test_separability.py"],
+               "7,8,9,11,20"),
+    "discriminant": (["test_discriminant.py", "test_partial_fit.py"], "6,19,20"),
+    "perceptron": (["test_perceptron.py", "test_partial_fit.py"], "4,11,20"),
+    "neighbors": (["test_neighbors.py", "test_partitions.py"], "5,20"),
+    "svm": (["test_svm.py", "test_svm_multiclass.py", "test_smo_newton.py",
+             "test_smo_shrinking.py"], "10,11,20"),
+    "density": (["test_density.py", "test_density_flat.py", "test_naive_bayes.py"],
+                "12,13,19,20"),
+    "tree": (["test_tree.py", "test_tree_growth.py", "test_tree_options.py"], "17,20"),
+    "ensemble": (["test_ensemble.py"], "15,16,20"),
+}
+SKIPPED_FUNCTIONS = ("__init__", "__repr__", "_check_params", "__sklearn_tags__")
+FLIPS = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+         ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
+SWAPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult}
+SELECTION = "not fast and not sklearn and not plot"
+
+
+# ----------------------------------------------------------------------------------------
+# The mutants: (module path, site number, description) and the mutated source.
+
+def sites(tree):
+    """Every (node, kind) that may be mutated, in a fixed order: inside functions, outside
+    raise statements and f-strings."""
+    found = []
+
+    def visit(node, inside, protected):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inside = node.name not in SKIPPED_FUNCTIONS
+        protected = protected or isinstance(node, (ast.Raise, ast.JoinedStr, ast.Assert))
+        if inside and not protected:
+            if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+                    type(node.ops[0]) in FLIPS:
+                found.append((node, "compare"))
+            elif isinstance(node, ast.BinOp) and type(node.op) in SWAPS:
+                found.append((node, "binop"))
+            elif isinstance(node, ast.Constant) and type(node.value) in (int, float):
+                found.append((node, "constant"))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id == "range" and 1 <= len(node.args) <= 2:
+                found.append((node, "range"))
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Expr) and isinstance(getattr(child, "value", None),
+                                                          ast.Constant):
+                continue                                   # docstrings
+            visit(child, inside, protected)
+
+    visit(tree, False, False)
+    return found
+
+
+def mutate(node, kind):
+    """Apply the fault in place; return its description."""
+    if kind == "compare":
+        old = type(node.ops[0])
+        node.ops[0] = FLIPS[old]()
+        return f"{old.__name__} -> {FLIPS[old].__name__}"
+    if kind == "binop":
+        old = type(node.op)
+        node.op = SWAPS[old]()
+        return f"{old.__name__} -> {SWAPS[old].__name__}"
+    if kind == "constant":
+        old = node.value
+        node.value = (old + 1) if isinstance(old, int) else (2.0 * old if old else 1.0)
+        return f"constant {old!r} -> {node.value!r}"
+    if len(node.args) == 1:
+        node.args[0] = ast.BinOp(node.args[0], ast.Sub(), ast.Constant(1))
+        return "range(n) -> range(n - 1)"
+    node.args[0] = ast.BinOp(node.args[0], ast.Add(), ast.Constant(1))
+    return "range(a, b) -> range(a + 1, b)"
+
+
+def chapter_modules():
+    modules = []
+    for chapter in CHAPTERS:
+        folder = os.path.join(ROOT, "refml", chapter)
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py") and name != "__init__.py":
+                modules.append((chapter, os.path.relpath(os.path.join(folder, name), ROOT)))
+    return modules
+
+
+def draw(sample, seed):
+    """``sample`` mutants, drawn uniformly over all sites of all chapter modules."""
+    everything = []
+    for chapter, path in chapter_modules():
+        with open(os.path.join(ROOT, path), encoding="utf-8") as file:
+            count = len(sites(ast.parse(file.read())))
+        everything += [(chapter, path, index) for index in range(count)]
+    chosen = random.Random(seed).sample(everything, min(sample, len(everything)))
+    return sorted(chosen), len(everything)
+
+
+def mutated_source(path, index):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as file:
+        tree = ast.parse(file.read())
+    node, kind = sites(tree)[index]
+    line = node.lineno
+    description = mutate(node, kind)
+    return ast.unparse(ast.fix_missing_locations(tree)) + "\n", line, description
+
+
+# ----------------------------------------------------------------------------------------
+# Running them.
+
+def copy_repository(target):
+    for part in ("refml", "tests", "conformance"):
+        shutil.copytree(os.path.join(ROOT, part), os.path.join(target, part),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("conftest.py", "setup.cfg", "pyproject.toml"):
+        shutil.copy(os.path.join(ROOT, name), target)
+
+
+def commands_of(chapter):
+    tests, items = CHAPTERS[chapter]
+    return [[sys.executable, "-m", "pytest", "-q", "-x", "-m", SELECTION,
+             "-p", "no:cacheprovider"] + [os.path.join("tests", t) for t in tests],
+            [sys.executable, "-m", "conformance", "--quick", "--no-fast", "--only", items]]
+
+
+def environment_of(work):
+    return dict(os.environ, PYTHONPATH=work, PYTHONDONTWRITEBYTECODE="1")
+
+
+def baseline_passes(chapter, work):
+    """The chapter's checks pass on the unmutated copy (else nothing could be learned)."""
+    return all(subprocess.run(command, cwd=work, env=environment_of(work),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                              ).returncode == 0 for command in commands_of(chapter))
+
+
+def run_one(mutant, work, timeout):
+    chapter, path, index = mutant
+    source, line, description = mutated_source(path, index)
+    target = os.path.join(work, path)
+    with open(target, encoding="utf-8") as file:
+        original = file.read()
+    with open(target, "w", encoding="utf-8") as file:
+        file.write(source)
+    environment = environment_of(work)
+    commands = commands_of(chapter)
+    verdict = "survived"
+    start = time.perf_counter()
+    try:
+        for label, command in zip(("tests", "theorems"), commands):
+            left = timeout - (time.perf_counter() - start)
+            try:
+                done = subprocess.run(command, cwd=work, env=environment, timeout=max(left, 1),
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            except subprocess.TimeoutExpired:
+                verdict = "caught (timeout)"
+                break
+            if done.returncode != 0:
+                verdict = f"caught ({label})"
+                break
+    finally:
+        with open(target, "w", encoding="utf-8") as file:
+            file.write(original)
+    return {"path": path, "line": line, "fault": description, "verdict": verdict,
+            "seconds": time.perf_counter() - start}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m conformance.mutants",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--sample", type=int, default=80)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=240.0)
+    args = parser.parse_args(argv)
+    mutants, total = draw(args.sample, args.seed)
+    print(f"{len(mutants)} mutants drawn (seed {args.seed}) from {total} sites in "
+          f"{len(chapter_modules())} modules of refml's chapters", flush=True)
+    works = [tempfile.mkdtemp(prefix="refml-mutants-") for _ in range(args.jobs)]
+    try:
+        for work in works:
+            copy_repository(work)
+        failing = [chapter for chapter in CHAPTERS if not baseline_passes(chapter, works[0])]
+        if failing:
+            print(f"the checks fail without any mutant for {', '.join(failing)}: fix that "
+                  "first")
+            return 1
+        queues = [mutants[j::args.jobs] for j in range(args.jobs)]
+
+        def worker(j):
+            results = []
+            for mutant in queues[j]:
+                result = run_one(mutant, works[j], args.timeout)
+                print(f"  {result['verdict']:18} {result['path']}:{result['line']} "
+                      f"{result['fault']} ({result['seconds']:.0f} s)", flush=True)
+                results.append(result)
+            return results
+
+        with ThreadPoolExecutor(args.jobs) as pool:
+            results = [r for part in pool.map(worker, range(args.jobs)) for r in part]
+    finally:
+        for work in works:
+            shutil.rmtree(work, ignore_errors=True)
+    caught = sum(1 for r in results if r["verdict"] != "survived")
+    print(f"\n{caught} of {len(results)} mutants caught ({100.0 * caught / len(results):.1f}%)")
+    for r in sorted(results, key=lambda r: (r["path"], r["line"])):
+        if r["verdict"] == "survived":
+            print(f"survived: {r['path']}:{r['line']} {r['fault']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
