@@ -1,0 +1,95 @@
+"""Checks for the faults a mutation run (python -m conformance.mutants) left uncaught
+(issue 40, item 6): each asserts a definition the tests and theorem checks did not pin
+down, in code both packages share (so parity could not tell)."""
+
+import math
+
+from refml.core.random import Generator
+
+
+def blobs(n=60, d=3, K=2, seed=3):
+    rng = Generator(seed)
+    X = [[rng.normal() + 1.5 * (i % K) for _ in range(d)] for i in range(n)]
+    return X, [i % K for i in range(n)]
+
+
+def test_partial_fit_counts_its_passes_and_mistakes(lib):
+    """One partial_fit is one pass: the perceptron's mistakes are those of fit with
+    max_iter=1 (a fault started the count at 1); n_iter_ counts the calls (a fault
+    counted down), for the perceptron and SGD logistic regression."""
+    import warnings
+
+    X, y = blobs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        streamed = lib.Perceptron(random_state=0).partial_fit(X, y, classes=[0, 1])
+        once = lib.Perceptron(max_iter=1, tol=None, random_state=0).fit(X, y)
+        assert streamed.n_mistakes_ == once.n_mistakes_ and streamed.n_iter_ == 1
+        assert streamed.partial_fit(X, y).n_iter_ == 2
+        sgd = lib.LogisticRegression(solver="sgd", random_state=0)
+        sgd.partial_fit(X, y, classes=[0, 1]).partial_fit(X, y)
+    assert sgd.n_iter_ == 2 and len(sgd.loss_curve_) == 2
+
+
+def test_histogram_naive_bayes_bins_span_the_training_range(lib):
+    X, y = blobs(K=3)
+    for model in (lib.NaiveBayes(marginal="histogram", bins=4).fit(X, y),
+                  lib.NaiveBayes(marginal="histogram", bins=4).partial_fit(
+                      X, y, classes=[0, 1, 2])):
+        for j in range(3):
+            column = [row[j] for row in X]
+            assert model.bin_width_[j] == (max(column) - min(column)) / 4
+
+
+def test_the_svc_margin_is_one_over_the_norm_of_beta(lib):
+    X, y = blobs(K=2, seed=8)
+    model = lib.SVC(kernel="linear", C=10.0).fit(X, y)
+    beta = [float(v) for v in list(model.coef_)[0]] if hasattr(model.coef_[0], "__len__") \
+        else [float(v) for v in model.coef_]
+    assert math.isclose(model.margin_, 1.0 / math.sqrt(sum(v * v for v in beta)),
+                        rel_tol=1e-9)
+
+
+def test_default_gd_step_for_more_than_two_classes(lib):
+    """K > 2: L = (1/2) lambda_bound(X~'X~) / n + alpha (Boehning's bound 1/2)."""
+    import warnings
+
+    X, n = [[1.0], [2.0], [3.0]], 3        # X~'X~ = [[14, 6], [6, 3]]: lambda_bound 17
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = lib.LogisticRegression(solver="gd", max_iter=1, alpha=0.5).fit(X, [0, 1, 2])
+    assert math.isclose(model.learning_rate_, 1.0 / (0.5 * 17.0 / n + 0.5), rel_tol=1e-15)
+
+
+def test_the_risk_under_a_finite_distribution_is_exact(lib):
+    distribution = lib.FiniteDistribution(points=[[0.0], [1.0]],
+                                          probabilities=[[0.3, 0.1], [0.2, 0.4]])
+    rule = lib.BayesClassifier(distribution=distribution)
+    value, error = lib.risk(rule, distribution, return_error=True)
+    assert error == 0.0 and math.isclose(value, 0.3, rel_tol=1e-15)
+
+
+def test_make_separable_draws_both_labels_about_equally(lib):
+    _, y = lib.make_separable(400, 2, 0.1, random_state=5)
+    positives = sum(1 for label in y if label == 1)
+    assert 140 <= positives <= 260        # Binomial(400, 1/2): 6 standard deviations
+
+
+def test_the_histogram_density_when_its_volume_overflows(lib):
+    """n prod h_j out of float range: log f = log N_cell - log n - sum_j log h_j, each
+    cell of one point included (a fault sent counts of 1 to -inf)."""
+    X = [[0.0] * 40, [1e10] * 40]
+    model = lib.Histogram(bins=2).fit(X)
+    expected = -math.log(2.0) - 40 * math.log(5e9)
+    for value in model.score_samples(X):
+        assert math.isclose(value, expected, rel_tol=1e-12)
+
+
+def test_the_perceptron_loss_of_a_point_classified_right_is_zero():
+    """max(0, -y theta'x): 0 for a right point, |theta'x| for a wrong one, 0 on the
+    boundary (a fault gave right points a loss of 1, which the early stop sums)."""
+    from refml.perceptron.perceptron import mistake_loss
+
+    assert mistake_loss([1.0, 2.0], [0.5, 0.25], 1) == 0.0
+    assert mistake_loss([1.0, 2.0], [0.5, 0.25], -1) == 1.0
+    assert mistake_loss([1.0, -2.0], [1.0, 0.5], 1) == 0.0
