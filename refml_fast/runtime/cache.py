@@ -83,6 +83,7 @@ def drop_stale_kernels(places=None, digest=None):
     if not CACHE:
         return
     digest = digest or sources_digest()
+    user_wide = set(user_wide_places())          # each holds refml_fast's kernels only
     for place in places or cache_places():
         mark = os.path.join(place, "__pycache__" if place == PACKAGE else "", SOURCES_MARK)
         try:
@@ -92,7 +93,7 @@ def drop_stale_kernels(places=None, digest=None):
         except OSError:
             pass
         try:
-            owned = place not in (PACKAGE, os.environ.get("NUMBA_CACHE_DIR"))
+            owned = place in user_wide
             for folder, _, files in os.walk(place):
                 if not owned and "refml_fast" not in os.path.abspath(folder):
                     continue
