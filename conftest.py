@@ -13,11 +13,12 @@ import pytest
 # with its array API switch on; set before anything imports scipy.
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
-# Modules that build their parameters from scikit-learn at collection time.  The bare,
-# standard-library-only run deselects their tests by marker (-m "not fast and not
-# sklearn"); there, and only there, they are not even collected.  In every other run a
-# missing scikit-learn fails the collection loudly.
-_SKLEARN_MODULES = {"test_sklearn_checks.py"}
+# Modules that build their parameters from scikit-learn or numpy at collection time (numpy
+# scalars as hyper-parameters, for test_conventions).  Every test in them is marked sklearn.
+# The bare, standard-library-only run deselects their tests by marker (-m "not fast and
+# not sklearn"); there, and only there, they are not even collected.  In every other run a
+# missing scikit-learn or numpy fails the collection loudly.
+_SKLEARN_MODULES = {"test_sklearn_checks.py", "test_conventions.py"}
 
 
 def pytest_ignore_collect(collection_path, config):
