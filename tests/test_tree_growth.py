@@ -107,9 +107,9 @@ def test_the_whole_number_gini_scan_gives_the_general_scans_costs_bit_for_bit():
             best_counts = np.zeros((2, k))
             args = (rows, ranks, X, 0, codes, weights)
             if scan == "general":
-                out = scan_feature(*args, GINI, np.inf, np.empty((4, k)), best_counts)
+                out = scan_feature(*args, GINI, np.inf, np.empty((4, k)), best_counts, 1)
             else:
-                out = scan_whole_gini(*args, unit, np.inf, np.empty((4, k)), best_counts)
+                out = scan_whole_gini(*args, unit, np.inf, np.empty((4, k)), best_counts, 1)
             results.append((out, best_counts.tolist()))
         assert results[0] == results[1]
 

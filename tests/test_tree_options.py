@@ -197,3 +197,48 @@ def test_pruning_gives_the_smallest_subtree_minimising_the_cost_complexity(lib):
 def test_a_huge_alpha_leaves_the_root_voting(lib):
     model = lib.DecisionTreeClassifier(ccp_alpha=1e9).fit(TWIN_X, TWIN_Y)
     assert model.tree_.node_count == 1 and as_list(model.predict([[3.0, 3.0]])) == [0]
+
+
+# --- min_samples_leaf (beyond the lectures) ------------------------------------------------
+
+@pytest.mark.parametrize("leaf", [2, 3, 5, 0.1])
+def test_min_samples_leaf_leaves_at_least_that_many_rows_on_each_side(lib, leaf):
+    rng = Generator(21)
+    X, y = random_data(rng, 40, 3, 3, grid=False)
+    model = lib.DecisionTreeClassifier(min_samples_leaf=leaf).fit(X, y)
+    rows = 4 if leaf == 0.1 else leaf                      # ceil(0.1 * 40)
+    lists = tree_lists(model)
+    leaves = [i for i, left in enumerate(lists["children_left"]) if left == -1]
+    assert min(lists["n_node_samples"][i] for i in leaves) >= rows
+    assert model.get_depth() >= 1
+    plain = lib.DecisionTreeClassifier().fit(X, y)
+    assert tree_lists(lib.DecisionTreeClassifier(min_samples_leaf=1).fit(X, y)) == \
+        tree_lists(plain)
+
+
+def test_min_samples_leaf_is_the_best_split_among_the_allowed_ones(lib):
+    """Four rows 0, 1, 2, 3 of classes a, b, b, b: the best split (x <= 0.5) leaves one row;
+    with leaves of two rows, x <= 1.5 is the only one allowed."""
+    X, y = [[0.0], [1.0], [2.0], [3.0]], ["a", "b", "b", "b"]
+    assert tree_lists(lib.DecisionTreeClassifier(max_depth=1).fit(X, y))["threshold"][0] == 0.5
+    model = lib.DecisionTreeClassifier(max_depth=1, min_samples_leaf=2).fit(X, y)
+    assert tree_lists(model)["threshold"][0] == 1.5
+    assert tree_lists(lib.DecisionTreeClassifier(min_samples_leaf=3).fit(X, y))[
+        "children_left"] == [-1]
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.0, 0.0, True, "2"])
+def test_min_samples_leaf_refuses_what_is_no_count_or_fraction(lib, bad):
+    with pytest.raises(ValueError, match="min_samples_leaf"):
+        lib.DecisionTreeClassifier(min_samples_leaf=bad).fit([[0.0], [1.0]], [0, 1])
+
+
+def test_forests_pass_min_samples_leaf_to_their_trees(lib):
+    rng = Generator(22)
+    X, y = random_data(rng, 30, 2, 2, grid=False)
+    forest = lib.RandomForestClassifier(n_estimators=3, min_samples_leaf=4,
+                                        random_state=0).fit(X, y)
+    for tree in forest.estimators_:
+        lists = tree_lists(tree)
+        leaves = [i for i, left in enumerate(lists["children_left"]) if left == -1]
+        assert all(lists["n_node_samples"][i] >= 4 for i in leaves)

@@ -232,8 +232,8 @@ class RandomForestClassifier(BaggingClassifier):
     max_features : "sqrt", "log2", int, float in (0, 1] or None
         m, the number of candidate features drawn afresh before every split: "sqrt" is the
         lecture's typical m = floor(sqrt(d)) (at least 1); None: all d (plain bagging).
-    criterion, max_depth, min_samples_split : as in ``DecisionTreeClassifier`` (default:
-        Gini, fully grown, n0 = 2).  n0 counts a node's distinct rows: a row drawn m times
+    criterion, max_depth, min_samples_split, min_samples_leaf : as in
+        ``DecisionTreeClassifier`` (default: Gini, fully grown, n0 = 2, leaves of 1 row).  n0 counts a node's distinct rows: a row drawn m times
         into a bootstrap sample is one row of weight m, as in scikit-learn's forests, and
         sample weights of any common scale give the same forest.
     random_state, n_jobs : as in ``BaggingClassifier``.
@@ -252,18 +252,21 @@ class RandomForestClassifier(BaggingClassifier):
     """
 
     def __init__(self, n_estimators=100, *, max_features="sqrt", criterion="gini",
-                 max_depth=None, min_samples_split=2, random_state=None, n_jobs=None):
+                 max_depth=None, min_samples_split=2, min_samples_leaf=1, random_state=None,
+                 n_jobs=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
         self.random_state = random_state
         self.n_jobs = n_jobs
 
     def _template(self, X):
         tree = self._tree_class(criterion=self.criterion, max_depth=self.max_depth,
                                 min_samples_split=self.min_samples_split,
+                                min_samples_leaf=self.min_samples_leaf,
                                 max_features=self.max_features)
         tree._check_params(X)  # a bad tree hyper-parameter fails here, naming itself
         return tree

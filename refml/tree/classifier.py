@@ -100,13 +100,14 @@ def node_impurity(counts, total, criterion):
 # 2. The best split of a node.
 
 
-def best_split(X, codes, weights, rows, features, n_classes, criterion):
+def best_split(X, codes, weights, rows, features, n_classes, criterion, min_leaf=1):
     """(feature, threshold, left rows, right rows, left counts, right counts), or None.
 
     For each feature in ``features`` (column order), rows are sorted by (value, index) and
     every boundary between consecutive distinct values is a candidate threshold
     (ascending); the cost |R1| gamma(R1) + |R2| gamma(R2) must be strictly smaller than the
-    best so far to replace it.  A boundary leaving zero weight on one side is no split.
+    best so far to replace it.  A boundary leaving zero weight, or fewer than ``min_leaf``
+    rows, on one side is no split.
     """
     impurity = WEIGHTED_IMPURITY[criterion]
     best_cost = math.inf
@@ -123,6 +124,8 @@ def best_split(X, codes, weights, rows, features, n_classes, criterion):
             a, b = X[i][j], X[ordered[position + 1]][j]
             if not a < b:
                 continue  # no threshold between equal values
+            if position + 1 < min_leaf or len(ordered) - position - 1 < min_leaf:
+                continue  # a side with fewer rows than min_samples_leaf
             right = [totals[k] - left[k] for k in range(n_classes)]
             w_left, w_right = total_weight(left), total_weight(right)
             if w_left <= 0.0 or w_right <= 0.0:
@@ -151,7 +154,8 @@ def grow(X, codes, weights, n_classes, settings, rng):
     """The fully grown (unpruned) tree, depth first, left child first (ids in preorder).
 
     ``settings``: criterion (code), max_depth (None = no limit), min_samples_split (n0,
-    compared with the node's number of rows), n_candidates (features searched per node).
+    compared with the node's number of rows), min_samples_leaf (rows each side of a split
+    keeps), n_candidates (features searched per node).
     A node that passes the stopping rules but has no split (every candidate feature
     constant on it) is a leaf.  A split is made even if it lowers the impurity by nothing
     (XOR: the first split of a fully grown tree may gain nothing, the next ones everything).
@@ -177,7 +181,8 @@ def grow_node(tree, X, codes, weights, rows, counts, depth, settings, rng):
     if is_leaf(counts, len(rows), depth, settings):
         return node
     features = candidate_features(X, rows, len(X[0]), settings["n_candidates"], rng)
-    split = best_split(X, codes, weights, rows, features, tree.n_classes, settings["criterion"])
+    split = best_split(X, codes, weights, rows, features, tree.n_classes, settings["criterion"],
+                       settings["min_samples_leaf"])
     if split is None:
         return node
     feature, threshold, left_rows, right_rows, left_counts, right_counts = split
@@ -229,6 +234,10 @@ class DecisionTreeClassifier(WeightedClassifier):
         (AdaBoost's 1/n, 1e-5 everywhere) grow the unweighted tree, up to the rounding of
         near-ties between splits.  A row of integer weight m is therefore one point here,
         not m repeated rows (it weighs as m of them in the impurity).
+    min_samples_leaf : int >= 1 or float in (0, 1), default 1
+        A split must leave at least this many rows (of positive weight) on each side;
+        a float is a fraction of the training rows, rounded up (scikit-learn's reading).
+        Beyond the lectures, which grow until n0; 1 is the lecture's tree.
     max_features : None, int, float in (0, 1], "sqrt" or "log2"
         How many features are searched at each split (random forests: m = sqrt(d)).  None:
         all d.  A float is a fraction of d, rounded down (at least 1).  Below d, a fresh
@@ -293,10 +302,11 @@ class DecisionTreeClassifier(WeightedClassifier):
     _state_classes = (Tree,)           # what a model file may hold (core.model_files)
 
     def __init__(self, *, criterion="gini", max_depth=None, min_samples_split=2,
-                 max_features=None, ccp_alpha=0.0, random_state=None):
+                 min_samples_leaf=1, max_features=None, ccp_alpha=0.0, random_state=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
         self.max_features = max_features
         self.ccp_alpha = ccp_alpha
         self.random_state = random_state
@@ -306,8 +316,20 @@ class DecisionTreeClassifier(WeightedClassifier):
         if self.max_depth is not None:
             validation.check_scalar(self.max_depth, "max_depth", "int", low=1)
         validation.check_scalar(self.min_samples_split, "min_samples_split", "int", low=2)
+        if isinstance(self.min_samples_leaf, numbers.Integral):
+            validation.check_scalar(self.min_samples_leaf, "min_samples_leaf", "int", low=1)
+        else:
+            validation.check_scalar(self.min_samples_leaf, "min_samples_leaf", "real",
+                                    low=0.0, high=1.0, low_open=True, high_open=True)
         validation.check_scalar(self.ccp_alpha, "ccp_alpha", "real", low=0.0)
         self._n_candidates(self._n_rows_cols(X)[1])
+
+    def _min_leaf(self, weights):
+        """min_samples_leaf in rows: a fraction of the rows of positive weight, rounded up."""
+        if isinstance(self.min_samples_leaf, numbers.Integral):
+            return int(self.min_samples_leaf)
+        n_kept = sum(1 for w in weights if w > 0.0)
+        return max(1, math.ceil(self.min_samples_leaf * n_kept))
 
     def _n_candidates(self, n_features):
         """m, the number of features searched per split, from ``max_features``."""
@@ -329,6 +351,7 @@ class DecisionTreeClassifier(WeightedClassifier):
         rng = check_random_state(self.random_state)
         settings = {"criterion": CRITERIA[self.criterion], "max_depth": self.max_depth,
                     "min_samples_split": self.min_samples_split,
+                    "min_samples_leaf": self._min_leaf(weights),
                     "n_candidates": self.max_features_}
         grown = self._grow(X, codes, self._relative_weights(weights), settings, rng)
         self.tree_ = self._prune(grown)

@@ -128,7 +128,8 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
         if whole_gini and np.all(weights[kept_rows] == 1.0):
             whole_gini = 2  # every kept row's weight is 1: the scans need not read them
         int_settings = np.array([settings["criterion"], max_depth, settings["n_candidates"],
-                                 sorting, whole_gini], dtype=np.int64)
+                                 sorting, whole_gini, settings["min_samples_leaf"]],
+                                dtype=np.int64)
         state = state_array(rng)
         node_count = grow.grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks,
                                     np.ascontiguousarray(codes), weights, int_settings,

@@ -82,14 +82,14 @@ def select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates
 
 @kernel(refcounts=False)
 def scan(rows, ranks, X, feature, codes, weights, criterion, whole_gini, best_cost, scratch,
-         best_counts):
+         best_counts, min_leaf):
     """``scan_whole_gini`` when it applies (the same costs, faster; ``whole_gini`` 2: every
     weight is 1), else ``scan_feature``."""
     if whole_gini:
         return scan_whole_gini(rows, ranks, X, feature, codes, weights, whole_gini == 2,
-                               best_cost, scratch, best_counts)
+                               best_cost, scratch, best_counts, min_leaf)
     return scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost,
-                        scratch, best_counts)
+                        scratch, best_counts, min_leaf)
 
 
 @kernel(refcounts=False)
@@ -158,7 +158,8 @@ def counting_pass(src_rows, src_ranks, dst_rows, dst_ranks, m, lo, shift, mask, 
 
 @kernel(refcounts=False)
 def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, counts, codes,
-               weights, start, end, criterion, whole_gini, selected, scratch, best_counts):
+               weights, start, end, criterion, whole_gini, selected, scratch, best_counts,
+               min_leaf):
     """(feature, rows on the left, threshold, highest rank on the left) of the best split of
     the node [start, end), feature -1 if none; features in increasing j, strict improvement
     only.  Each searched feature's rows in (rank, row id) order are its presorted segment,
@@ -180,7 +181,8 @@ def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, coun
         else:
             node_rows, node_ranks = sorted_rows[j, start:end], sorted_ranks[j, start:end]
         cost, n_left, threshold = scan(node_rows, node_ranks, X, j, codes, weights,
-                                       criterion, whole_gini, best_cost, scratch, best_counts)
+                                       criterion, whole_gini, best_cost, scratch, best_counts,
+                                       min_leaf)
         if n_left >= 0:
             best_cost = cost
             best_feature = j
@@ -271,14 +273,14 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
 
     ``settings``: int64 [criterion, max_depth (-1: none), n_candidates, sorting (1: sort at
     every node), whole_gini (1 when the Gini scans may use ``scan_whole_gini``, 2 when
-    moreover every kept row's weight is 1)].  Outputs
+    moreover every kept row's weight is 1), min_samples_leaf (in rows)].  Outputs
     (allocated by the caller with room for every node): ``nodes`` int64 (capacity, 4) with
     columns LEFT, RIGHT, FEATURE, N_ROWS; ``thresholds`` float64 (capacity,); ``values``
     float64 (capacity, K), the weighted class totals.  ``state``: the SplitMix64 state,
     advanced.
     """
     criterion, max_depth, n_candidates = settings[0], settings[1], settings[2]
-    sorting, whole_gini = settings[3] != 0, settings[4]
+    sorting, whole_gini, min_leaf = settings[3] != 0, settings[4], settings[5]
     n_features, n_rows = X.shape[1], kept_rows.shape[0]
     n_classes = values.shape[1]
     # Pending nodes: one pops, two push, so at most one right sibling per level of the
@@ -325,7 +327,7 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
                         order, selected)
         feature, n_left, threshold, boundary = find_split(
             X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets, codes, weights,
-            start, end, criterion, whole_gini, selected, scratch, best_counts)
+            start, end, criterion, whole_gini, selected, scratch, best_counts, min_leaf)
         if feature == LEAF:
             continue
         if sorting:

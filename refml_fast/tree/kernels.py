@@ -82,7 +82,7 @@ def midpoint(a, b):
 
 @kernel(refcounts=False)
 def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost,  # noqa: C901
-                 scratch, best_counts):
+                 scratch, best_counts, min_leaf):
     """Every threshold of one feature on one node, ascending; strict improvement only.
 
     ``rows``/``ranks``: the node's segment of the feature's row ids and their ranks. ``scratch``
@@ -115,6 +115,8 @@ def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost, 
                 log_right[k] = math.log(totals[k] - left[k])
         if not ranks[p] < ranks[p + 1]:  # tied values: no threshold between them
             continue
+        if p + 1 < min_leaf or rows.shape[0] - p - 1 < min_leaf:
+            continue                     # a side with fewer rows than min_samples_leaf
         w_left = 0.0
         w_right = 0.0
         for k in range(n_classes):
@@ -164,7 +166,7 @@ def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost, 
 
 @kernel(refcounts=False)
 def scan_whole_gini(rows, ranks, X, feature, codes, weights, unit, best_cost, scratch,
-                    best_counts):
+                    best_counts, min_leaf):
     """``scan_feature`` for the Gini criterion when every weight is a whole number and the
     total W <= 2^26 (``whole_weights``), in O(1) per row instead of O(K).
 
@@ -202,6 +204,8 @@ def scan_whole_gini(rows, ranks, X, feature, codes, weights, unit, best_cost, sc
         left[k] += w
         w_left += w
         if not ranks[p] < ranks[p + 1]:  # tied values: no threshold between them
+            continue
+        if p + 1 < min_leaf or rows.shape[0] - p - 1 < min_leaf:
             continue
         w_right = total - w_left
         if w_left <= 0.0 or w_right <= 0.0:
