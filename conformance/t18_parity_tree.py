@@ -2,7 +2,8 @@
 
 - Predictions: ``parity_theorem`` on random data (duplicates, exact ties, one feature, string
   labels) with random hyper-parameters (criterion, max_depth, min_samples_split,
-  min_samples_leaf, max_features with a random_state, ccp_alpha); labels and predict_proba must agree.
+  min_samples_leaf, max_features with a random_state, ccp_alpha); labels and predict_proba
+  must agree.
 - Structure with weights: the whole ``tree_`` (children, features, thresholds, class totals,
   impurities, row counts, weights) must be *equal*, float for float, and so must the
   predictions, the probabilities, the text rendering and the state of a shared

@@ -233,9 +233,10 @@ class RandomForestClassifier(BaggingClassifier):
         m, the number of candidate features drawn afresh before every split: "sqrt" is the
         lecture's typical m = floor(sqrt(d)) (at least 1); None: all d (plain bagging).
     criterion, max_depth, min_samples_split, min_samples_leaf : as in
-        ``DecisionTreeClassifier`` (default: Gini, fully grown, n0 = 2, leaves of 1 row).  n0 counts a node's distinct rows: a row drawn m times
-        into a bootstrap sample is one row of weight m, as in scikit-learn's forests, and
-        sample weights of any common scale give the same forest.
+        ``DecisionTreeClassifier`` (default: Gini, fully grown, n0 = 2, leaves of 1 row).
+        n0 counts a node's distinct rows: a row drawn m times into a bootstrap sample is
+        one row of weight m, as in scikit-learn's forests, and sample weights of any common
+        scale give the same forest.
     random_state, n_jobs : as in ``BaggingClassifier``.
 
     Attributes: ``estimators_`` (the B trees), ``estimator_`` (their template),
