@@ -52,6 +52,8 @@ CHAPTERS = {
     "tree": (["test_tree.py", "test_tree_growth.py", "test_tree_options.py"], "17,20"),
     "ensemble": (["test_ensemble.py"], "15,16,20"),
 }
+# Checks across chapters that every chapter's run includes (the gaps a mutation run found).
+EVERY_CHAPTER = ["test_mutation_gaps.py"]
 SKIPPED_FUNCTIONS = ("__init__", "__repr__", "_check_params", "__sklearn_tags__")
 FLIPS = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
          ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
@@ -157,7 +159,8 @@ def copy_repository(target):
 def commands_of(chapter):
     tests, items = CHAPTERS[chapter]
     return [[sys.executable, "-m", "pytest", "-q", "-x", "-m", SELECTION,
-             "-p", "no:cacheprovider"] + [os.path.join("tests", t) for t in tests],
+             "-p", "no:cacheprovider"] + [os.path.join("tests", t)
+                                           for t in tests + EVERY_CHAPTER],
             [sys.executable, "-m", "conformance", "--quick", "--only", items + ",18"]]
 
 

@@ -93,3 +93,24 @@ def test_the_perceptron_loss_of_a_point_classified_right_is_zero():
     assert mistake_loss([1.0, 2.0], [0.5, 0.25], 1) == 0.0
     assert mistake_loss([1.0, 2.0], [0.5, 0.25], -1) == 1.0
     assert mistake_loss([1.0, -2.0], [1.0, 0.5], 1) == 0.0
+
+
+def test_kde_naive_bayes_uses_silverman_s_one_dimensional_rule_per_class(lib):
+    """Each class and feature: h = Silverman's rule on that class's column alone (d = 1)."""
+    X, y = blobs(n=45, K=3, seed=9)
+    model = lib.NaiveBayes(marginal="kde").fit(X, y)
+    for k in range(3):
+        rows = [x for x, label in zip(X, y) if label == k]
+        for j in range(3):
+            expected = lib.silverman_bandwidth([[row[j]] for row in rows])[0]
+            assert math.isclose(model.bandwidths_[k][j], expected, rel_tol=1e-12)
+
+
+def test_risk_refuses_a_confidence_outside_the_unit_interval(lib):
+    import pytest
+
+    distribution = lib.GaussianClasses([0.5, 0.5], [[0.0], [1.0]], [[[1.0]], [[1.0]]])
+    rule = lib.BayesClassifier(distribution=distribution)
+    for bad in (1.0, 1.5, 0.0):
+        with pytest.raises(ValueError, match="confidence"):
+            lib.risk(rule, distribution, confidence=bad)

@@ -25,7 +25,7 @@ from refml.bayes import gaussian
 from refml.bayes.decision import bayes_decision, check_loss
 from refml.bayes.distributions import FiniteDistribution, GaussianClasses, PassFailExample
 from refml.bayes.gaussian import linear_rule_risk
-from refml.bayes.known import monte_carlo_risk
+from refml.bayes.known import check_confidence, monte_carlo_risk
 from refml.core.base import Classifier
 
 
@@ -132,6 +132,7 @@ def risk(classifier, distribution, *, loss=None, n_samples=10_000, random_state=
         raise TypeError(f"risk needs a FiniteDistribution, GaussianClasses or "
                         f"PassFailExample, got {type(distribution).__name__}")
     loss = check_loss(loss, len(distribution.classes))
+    check_confidence(confidence)              # on every path, not only Monte Carlo's
     bayes_line = None
     if (isinstance(classifier, BayesClassifier) and classifier.distribution is distribution
             and isinstance(distribution, GaussianClasses)):
