@@ -114,3 +114,31 @@ def test_risk_refuses_a_confidence_outside_the_unit_interval(lib):
     for bad in (1.0, 1.5, 0.0):
         with pytest.raises(ValueError, match="confidence"):
             lib.risk(rule, distribution, confidence=bad)
+
+
+def test_the_quadratic_roots_of_a_boundary_solve_it():
+    """Both roots of A x^2 + B x + C from the stable form, for either sign of B (a fault in
+    the form kept one root right and sent the other elsewhere)."""
+    from refml.bayes.gaussian import _quadratic_roots
+
+    for A, B, C in ((1.0, -3.0, 2.0), (2.0, 5.0, -3.0), (-0.5, 0.25, 1.0), (1.0, 1e8, 1.0)):
+        roots = _quadratic_roots(A, B, C)
+        assert len(roots) == 2
+        for x in roots:
+            assert abs(A * x * x + B * x + C) <= 1e-9 * max(1.0, abs(B * x), abs(C))
+
+
+def test_sgd_returns_the_average_of_its_iterates(lib):
+    """[MATH412]'s Algorithm 1 returns theta_bar = (theta_0 + ... + theta_k) / (k + 1): with
+    one epoch from theta_0 = 0 on n rows, k = n, and the running sum is in the stream."""
+    X, y = blobs(n=30, K=2, seed=4)
+    model = lib.LogisticRegression(solver="sgd", random_state=1).partial_fit(X, y,
+                                                                             classes=[0, 1])
+    stream = model._stream
+    total = [float(v) for v in stream["total"]]
+    k = int(stream["k"])
+    assert k == 30
+    coef = [float(v) for v in (list(model.coef_[0]) if hasattr(model.coef_[0], "__len__")
+                               else list(model.coef_))]
+    for j in range(3):
+        assert coef[j] == total[j] / (k + 1)
