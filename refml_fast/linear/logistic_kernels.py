@@ -20,6 +20,7 @@ import numpy as np
 
 from refml.core import summation
 from refml_fast.core import random as _random
+from refml_fast.core.linalg import sigmoid  # refml.core.linalg.sigmoid, one kernel for both
 from refml_fast.runtime.options import kernel
 
 SUM_BLOCK = summation.SUM_BLOCK
@@ -363,14 +364,6 @@ def argmax_codes(Z, codes):
 
 # ----------------------------------------------------------------------------------------
 # The public functions of [MATH412] (sum form, no intercept).
-
-
-@kernel
-def sigmoid(z):
-    if z >= 0.0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
 
 
 @kernel
