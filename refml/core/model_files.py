@@ -166,7 +166,6 @@ class Reader:
 
     def __init__(self, target):
         self.target = target
-        self.library = _library(target)
 
     def build(self, source, name, state):
         cls = self._allowed_class(source, name)
@@ -183,12 +182,10 @@ class Reader:
         restore = getattr(obj, "_restore_derived", None)
         if restore is not None:
             restore()
-        if hasattr(obj, "get_params"):
+        if hasattr(obj, "get_params") and _is_fitted(obj):
             from refml.core.interop import param_snapshot
 
-            obj._fitted_params = param_snapshot(obj) if _is_fitted(obj) else None
-            if obj._fitted_params is None:
-                del obj._fitted_params
+            obj._fitted_params = param_snapshot(obj)
         return obj
 
     def decode(self, value):
@@ -321,12 +318,8 @@ def _public_classes(name):
 def _internal_classes():
     """The classes that hold learned state inside an estimator, as the estimators declare
     them (``_state_classes``: the tree's node arrays, bagging's single-class voter)."""
-    found = {}
-    for name in PACKAGES[:1]:
-        for cls in _public_classes(name).values():
-            for inner in getattr(cls, "_state_classes", ()):
-                found[inner.__name__] = inner
-    return found
+    return {inner.__name__: inner for cls in _public_classes("refml").values()
+            for inner in getattr(cls, "_state_classes", ())}
 
 
 def _allowed_object(value):
