@@ -1,6 +1,7 @@
 """python -m conformance: check the lectures' theorems on random instances, as a table."""
 
 import argparse
+import json
 import sys
 import textwrap
 import time
@@ -35,6 +36,17 @@ def parse_numbers(text, known, parser):
     return wanted
 
 
+def write_json(path, results, seed):
+    """The rows as JSON: one object per check, with the module that defines it."""
+    rows = [{"number": r.theorem.number, "title": r.theorem.title, "source": r.theorem.source,
+             "module": r.theorem.module, "tried": r.tried, "held": r.held, "ok": r.ok,
+             "worst_slack": f"{r.worst_slack:.3g}"} for r in results]
+    document = {"version": refml.__version__, "seed": seed, "checks": rows,
+                "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(document, handle, indent=1)
+
+
 def main(argv=None):
     listing = "\n".join(f"  {t.number:2d}  {t.title}" for t in discover(include_fast=True)
                          if t.title)
@@ -54,6 +66,9 @@ def main(argv=None):
                         help="seed of every theorem's instance generator (default 0); the "
                              "same seed replays the same instances")
     parser.add_argument("--no-fast", action="store_true", help="skip checks needing refml_fast")
+    parser.add_argument("--json", metavar="FILE",
+                        help="also write the rows to FILE as JSON (the documentation site "
+                             "shows them on each chapter's page)")
     args = parser.parse_args(argv)
 
     theorems = discover(include_fast=not args.no_fast)
@@ -85,6 +100,8 @@ def main(argv=None):
         for line in lines[1:]:
             print(format_row(["", line], widths))
     failed = [r for r in results if not r.ok]
+    if args.json:
+        write_json(args.json, results, args.seed)
     print(f"\n{len(results) - len(failed)} of {len(results)} checks held on every instance "
           f"({sum(r.tried for r in results)} instances, {time.perf_counter() - start:.1f} s)")
     print("\n".join(textwrap.wrap(FOOTER, 2 + TITLE_WIDTH + 7 + 7 + 11 + 8)))

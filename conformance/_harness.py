@@ -28,6 +28,7 @@ class Theorem:
     default: int = 300              # instances under python -m conformance
     full: int = 3000                # instances under python -m conformance --full
     needs_fast: bool = False        # needs refml_fast (numba, numpy)
+    module: str = ""                # the conformance module defining it (set by discover)
 
 
 @dataclass
@@ -82,6 +83,8 @@ def discover(include_fast=True):
     for info in pkgutil.iter_modules(conformance.__path__):
         if info.name[0] == "t" and info.name[1:3].isdigit():
             module = importlib.import_module(f"conformance.{info.name}")
+            for theorem in module.THEOREMS:
+                theorem.module = info.name
             theorems.extend(module.THEOREMS)
     if not include_fast:
         theorems = [t for t in theorems if not t.needs_fast]
