@@ -84,26 +84,79 @@ def as_rows(values, steps):
     return [values[i * steps:(i + 1) * steps] for i in range(steps)]
 
 
-def regions(ax, model, xlim, ylim, steps=90, alpha=0.22):
-    """Shade the plane by the class ``model`` predicts (class codes in classes_ order)."""
+def class_scores(model, points):
+    """Continuous scores, one row per point and one column per class of ``classes_``, whose
+    argmax is (up to ties) the prediction: the decision function (two classes: its value f
+    gives [-f, f]) or the class probabilities; None for a model with neither."""
+    if hasattr(model, "decision_function"):
+        values = list(model.decision_function(points))
+        if values and not hasattr(values[0], "__len__"):
+            return [[-float(v), float(v)] for v in values]
+        return [[float(v) for v in row] for row in values]
+    if hasattr(model, "predict_proba"):
+        return [[float(v) for v in row] for row in list(model.predict_proba(points))]
+    return None
+
+
+def margins(scores, k):
+    """For class k, its score less the best other class's: >= 0 where k is predicted."""
+    return [row[k] - max(v for j, v in enumerate(row) if j != k) for row in scores]
+
+
+def level_sets(model, xlim, ylim, steps):
+    """The grid and, per class, a field that is >= 0 exactly where the class is predicted.
+    Contouring a continuous field at 0 draws a smooth boundary where a field of class codes
+    draws a staircase of grid cells; models without scores fall back to the codes."""
     xs, ys, points = grid(xlim, ylim, steps)
-    classes = list(model.classes_)
-    codes = [classes.index(label) for label in list(model.predict(points))]
-    from matplotlib.colors import ListedColormap
+    scores = class_scores(model, points)
+    if scores is None:
+        predicted = list(model.predict(points))
+        fitted = getattr(model, "classes_", None)
+        classes = list(fitted) if fitted is not None else sorted(set(predicted))
+        codes = [classes.index(label) for label in predicted]
+        fields = [[0.5 - abs(code - k) for code in codes] for k in range(len(classes))]
+    else:
+        fields = [margins(scores, k) for k in range(len(scores[0]))]
+    return xs, ys, [as_rows(field, steps) for field in fields]
 
-    ax.contourf(xs, ys, as_rows(codes, steps), levels=[i - 0.5 for i in range(len(classes) + 1)],
-                cmap=ListedColormap(COLOURS[:len(classes)]), alpha=alpha)
-    return xs, ys, codes
+
+def regions(ax, model, xlim, ylim, steps=150, alpha=0.22, outline=None):
+    """Shade the plane by the class ``model`` predicts (colours in classes_ order); with
+    ``outline`` = (colour, label), also draw a two-class model's boundary, from the same
+    predictions."""
+    xs, ys, fields = level_sets(model, xlim, ylim, steps)
+    for k, field in enumerate(fields):
+        ax.contourf(xs, ys, field, levels=[0.0, 1e300], colors=[COLOURS[k]], alpha=alpha)
+    if outline is not None:
+        ax.contour(xs, ys, fields[1], levels=[0.0], colors=[outline[0]], linewidths=2)
+        ax.plot([], [], color=outline[0], linewidth=2, label=outline[1])
 
 
-def boundary(ax, model, xlim, ylim, colour, label, steps=90, style="-"):
-    """Draw the boundary of a two-class ``model`` (where its prediction changes)."""
+def boundary(ax, model, xlim, ylim, colour, label, steps=150, style="-"):
+    """Draw the boundary of a two-class ``model``: where its second class's field is 0."""
+    xs, ys, fields = level_sets(model, xlim, ylim, steps)
+    ax.contour(xs, ys, fields[1], levels=[0.0], colors=[colour], linestyles=[style],
+               linewidths=2)
+    ax.plot([], [], color=colour, linestyle=style, linewidth=2, label=label)
+
+
+def nearest_neighbour_boundary(ax, lib, X, y, xlim, ylim, colour, label, steps=100,
+                               style="-"):
+    """The 1-NN rule's boundary on the sample (X, y) of two classes, drawn smooth: where the
+    nearest point of one class is as far as the nearest of the other (the library's k-NN,
+    fitted on each class alone, measures the distances).  The rule's prediction is a step
+    function, whose contour on a grid is a staircase; this field is continuous."""
     xs, ys, points = grid(xlim, ylim, steps)
-    predicted = list(model.predict(points))
-    fitted = getattr(model, "classes_", None)
-    classes = list(fitted) if fitted is not None else sorted(set(predicted))
-    codes = [classes.index(label_) for label_ in predicted]
-    ax.contour(xs, ys, as_rows(codes, steps), levels=[0.5], colors=[colour],
+    rows, labels = [list(map(float, row)) for row in list(X)], list(y)
+    nearest = []
+    for label_ in sorted(set(labels)):
+        own = [row for row, v in zip(rows, labels) if v == label_]
+        # kneighbors reads the rows only; the labels are any two (fit asks for two classes).
+        model = lib.KNeighborsClassifier(n_neighbors=1).fit(own, [i % 2 for i in
+                                                                  range(len(own))])
+        nearest.append([float(row[0]) for row in list(model.kneighbors(points)[0])])
+    field = [first - second for first, second in zip(*nearest)]
+    ax.contour(xs, ys, as_rows(field, steps), levels=[0.0], colors=[colour],
                linestyles=[style], linewidths=2)
     ax.plot([], [], color=colour, linestyle=style, linewidth=2, label=label)
 
@@ -119,9 +172,12 @@ def scatter(ax, X, y, classes=None, size=18, names=None):
                    edgecolors="white", linewidths=0.4, label=name, zorder=3)
 
 
-def finish(ax, title, xlabel="$x_1$", ylabel="$x_2$", legend=True, loc="best"):
+def finish(ax, title, xlabel="$x_1$", ylabel="$x_2$", legend=True):
+    """Title and labels; the legend goes under the axes, where it covers no data."""
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if legend:
-        ax.legend(loc=loc, framealpha=0.9)
+        entries = len(ax.get_legend_handles_labels()[1])
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=min(entries, 3),
+                  frameon=False)

@@ -23,7 +23,7 @@ def pass_fail_bayes(plt, lib):
     ax.set_xlim(*LIMITS)
     ax.set_ylim(*LIMITS)
     finish(ax, f"Pass/fail: the Bayes rule, R* = {example.bayes_risk():.4f}",
-           "$x_1$ (hours of sleep)", "$x_2$ (beers)", loc="upper right")
+           "$x_1$ (hours of sleep)", "$x_2$ (beers)")
     return figure
 
 
@@ -39,11 +39,10 @@ def plug_in(plt, lib):
         X, y = distribution.sample(n, random_state=n)
         k = int(math.sqrt(n))
         rule = lib.PlugInClassifier(estimator=lib.KNeighborsClassifier(n_neighbors=k)).fit(X, y)
-        regions(ax, rule, limits, limits, steps=70)
-        boundary(ax, rule, limits, limits, "#D55E00", r"plug-in: $\hat\eta(x) = 1/2$",
-                 steps=70)
+        regions(ax, rule, limits, limits, steps=110,
+                outline=("#D55E00", r"plug-in: $\hat\eta(x) = 1/2$"))
         boundary(ax, bayes, limits, limits, "black", r"Bayes rule: $\eta(x) = 1/2$",
-                 steps=70, style="--")
+                 steps=110, style="--")
         shown = min(n, 400)
         scatter(ax, list(X)[:shown], list(y)[:shown], classes=[1, 2], size=8,
                 names=["$C_1$", "$C_2$"])
@@ -51,8 +50,7 @@ def plug_in(plt, lib):
             bayes, distribution, n_samples=4000)
         ax.set_xlim(*limits)
         ax.set_ylim(*limits)
-        finish(ax, f"n = {n}: {k}-NN vote fractions\nexcess risk {excess:+.3f}",
-               loc="lower left")
+        finish(ax, f"n = {n}: {k}-NN vote fractions\nexcess risk {excess:+.3f}")
     figure.suptitle(r"Plug-in rules $\hat g(x) = C_2$ iff $\hat\eta(x) \geq 1/2$ approach "
                     "the Bayes rule as n grows")
     figure.tight_layout()

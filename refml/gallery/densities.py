@@ -93,13 +93,12 @@ def density_classifiers(plt, lib):
     limits = (-3.2, 3.2)
     for ax, (name, model) in zip(axes, models):
         model.fit(X, y)
-        regions(ax, model, limits, limits, steps=60)
+        regions(ax, model, limits, limits, steps=100)
         scatter(ax, X, y, classes=[0, 1], size=14)
         error = 1.0 - model.score(X_test, y_test)
         ax.set_xlim(*limits)
         ax.set_ylim(*limits)
-        finish(ax, f"{name}\ntest error {error:.3f} (R* = {classes.bayes_risk():.3f})",
-               loc="lower left")
+        finish(ax, f"{name}\ntest error {error:.3f} (R* = {classes.bayes_risk():.3f})")
     figure.suptitle("Density classifiers on correlated Gaussian classes (rho = 0.8, n = 150)")
     figure.tight_layout()
     return figure

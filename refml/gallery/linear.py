@@ -4,7 +4,15 @@ Gaussian pictures."""
 import warnings
 
 from refml.core.random import Generator
-from refml.gallery import COLOURS, WIDE, Figure, boundary, finish, scatter
+from refml.gallery import (
+    COLOURS,
+    WIDE,
+    Figure,
+    boundary,
+    finish,
+    nearest_neighbour_boundary,
+    scatter,
+)
 from refml.tour.gaussian_pictures import CASES, classifiers
 from refml.tour.perceptron import THETA_STAR, separable_points
 
@@ -36,7 +44,7 @@ def perceptron(plt, lib):
     scatter(left, X, y, classes=[-1, 1], names=["y = -1", "y = +1"], size=22)
     left.set_xlim(-1.05, 1.05)
     left.set_ylim(-1.05, 1.05)
-    finish(left, "Cyclic perceptron: each mistake moves the line", loc="lower left")
+    finish(left, "Cyclic perceptron: each mistake moves the line")
     gaps = [0.3, 0.2, 0.1, 0.05, 0.02]
     bounds, made = [], {"cyclic": [], "random": []}
     for gap in gaps:
@@ -73,11 +81,15 @@ def gaussian_cases(plt, lib):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 model.fit(X, y)
-            boundary(ax, model, xlim, ylim, colour, label, steps=100, style=style)
+            if label == "1-NN":
+                nearest_neighbour_boundary(ax, lib, X, y, xlim, ylim, colour, label,
+                                           style=style)
+            else:
+                boundary(ax, model, xlim, ylim, colour, label, steps=120, style=style)
         ax.set_xlim(*xlim)
         ax.set_ylim(*ylim)
         bayes = distribution.bayes_risk(n_samples=20_000)
-        finish(ax, f"{name}: R* = {bayes:.3f}", loc="upper left")
+        finish(ax, f"{name}: R* = {bayes:.3f}")
     figure.suptitle("Decision boundaries in the four Gaussian pictures (n = 200, equal priors)")
     figure.tight_layout()
     return figure

@@ -34,7 +34,7 @@ def _panel(ax, model, X, y, title):
                zorder=4)
     ax.set_xlim(*LIMITS)
     ax.set_ylim(*LIMITS)
-    finish(ax, f"{title}\nmargin 1/||beta|| = {float(model.margin_):.3f}", loc="lower left")
+    finish(ax, f"{title}\nmargin 1/||beta|| = {float(model.margin_):.3f}")
 
 
 def svm_margins(plt, lib):

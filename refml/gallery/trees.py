@@ -79,7 +79,7 @@ def tree_partition(plt, lib):
     scatter(left, X, y, classes=[0, 1], size=12)
     left.set_xlim(*LIMITS)
     left.set_ylim(*LIMITS)
-    finish(left, "Axis-parallel cells of a depth-3 Gini tree", loc="lower right")
+    finish(left, "Axis-parallel cells of a depth-3 Gini tree")
     _diagram(right, model.tree_, list(model.classes_))
     right.set_title("The same tree (class counts class 0 / class 1 in each node)")
     return figure
