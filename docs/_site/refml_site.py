@@ -40,12 +40,13 @@ REPO = os.path.dirname(os.path.dirname(SITE))
 MODULES = os.path.join(SITE, "node_modules")
 FIGURES = "_generated/figures"          # under the source folder docs/ (git-ignored)
 
-# The tour's sections, numbered as ``python -m refml tour --list`` numbers them.
+# What the run panel loads of the pyodide package (the rest is documentation and types).
 PYODIDE_FILES = ["pyodide.js", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                  "python_stdlib.zip", "pyodide-lock.json"]
 
-# The conformance modules that check one chapter; the others (t19_streaming) go to the
-# chapters whose public names their titles mention, and t20 (every classifier) to all.
+# The conformance modules that check one chapter, by their number; t18_parity_NAME checks
+# the chapter NAME, and the others (t18_parity_online, t19_streaming, t20_metamorphic) go
+# to the chapters whose public names their titles mention, or else to every chapter.
 MODULE_CHAPTERS = {
     "t01": "bayes", "t02": "bayes", "t03": "bayes", "t04": "perceptron",
     "t05": "neighbors", "t06": "discriminant", "t07": "linear", "t08": "linear",
@@ -209,13 +210,13 @@ class GalleryFigure(SphinxDirective):
 
 def chapter_of(row, public):
     """The chapters a conformance row belongs to."""
-    prefix = row["module"][:3]
+    prefix, suffix = row["module"][:3], row["module"][len("t18_parity_"):]
     if prefix in MODULE_CHAPTERS:
         return {MODULE_CHAPTERS[prefix]}
-    if row["module"].startswith("t18_parity_"):
-        return {row["module"][len("t18_parity_"):].replace("online", "perceptron")}
-    mentioned = {chapter for chapter, names in public.items()
-                 if any(name in row["title"] for name in names)}
+    if row["module"].startswith("t18_parity_") and suffix in CHAPTERS:
+        return {suffix}
+    words = set(re.findall(r"\w+", row["title"]))
+    mentioned = {chapter for chapter, names in public.items() if words & set(names)}
     return mentioned or set(CHAPTERS)
 
 
