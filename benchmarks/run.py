@@ -1,14 +1,18 @@
 """Benchmark runner: refml_fast against scikit-learn on the docs/design.md section 8 workloads.
 
     python -m benchmarks.run [NAME ...] [--repeat 5] [--scale 1.0] [--with-refml]
-    python -m benchmarks.run --grid [CELL ...] [--repeat 3] [--scale 1.0] [--markdown FILE]
+    python -m benchmarks.run --grid [CELL ...] [--repeat 5] [--scale 1.0] [--markdown FILE]
     python -m benchmarks.run --probe SEED [--cells 40]
+    python -m benchmarks.run --cold [ESTIMATOR ...] [--markdown FILE]
     python -m benchmarks.run --list [--grid [--other]]
 
 ``--list`` names the workloads (or with ``--grid`` the cells) and exits; an unknown
 workload name exits with status 2 and that list.  ``--markdown FILE`` writes the grid's
 table as Markdown with the machine and the date (docs/benchmarks.md is written this way,
 never by hand).
+
+``--cold`` times each estimator's first fit + predict in fresh processes, with an empty
+kernel cache and then a warm one (``benchmarks/cold.py``).
 
 ``--grid`` runs the shape grid of ``benchmarks/grid.py`` instead of the workloads, with a
 scikit-learn-intelex column when it is installed; ``--probe`` runs cells of random shapes
@@ -67,15 +71,16 @@ SETTLE_SECONDS = 0.25
 
 
 def measure(function, data, repeat, settle=SETTLE_SECONDS):
-    """(first call seconds, median of ``repeat`` later calls, last result), after
-    ``settle`` seconds of rest."""
+    """(first call seconds, median of ``repeat`` later calls, last result, spread), after
+    ``settle`` seconds of rest; the spread is (slowest - fastest) / median of those calls."""
     time.sleep(settle)
     first, result = timed(function, data)
     runs = []
     for _ in range(repeat):
         seconds, result = timed(function, data)
         runs.append(seconds)
-    return first, statistics.median(runs), result
+    median = statistics.median(runs)
+    return first, median, result, (max(runs) - min(runs)) / median if median > 0 else 0.0
 
 
 def agreement(a, b):
@@ -88,7 +93,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run")
     parser.add_argument("names", nargs="*", help="workloads to run (default: all)")
     parser.add_argument("--repeat", type=int, default=None,
-                        help="timed runs after the first (default 5; 3 with --grid)")
+                        help="timed runs after the first (default 5)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiply the sample counts (1.0 = the workload sizes)")
     parser.add_argument("--with-refml", action="store_true",
@@ -107,13 +112,19 @@ def main(argv=None):
                         help="with --grid or --probe: leave out the scikit-learn-intelex column")
     parser.add_argument("--list", action="store_true",
                         help="list the workloads (with --grid: the cells) and exit")
+    parser.add_argument("--cold", action="store_true",
+                        help="each estimator's first fit + predict in fresh processes, cold "
+                             "and warm cache (names: python -m refml_fast compile --list)")
     parser.add_argument("--markdown", metavar="FILE", default=None,
-                        help="with --grid or --probe: also write the table as Markdown to FILE")
+                        help="with --grid, --probe or --cold: also write the table as Markdown "
+                             "to FILE")
     args = parser.parse_args(argv)
     if args.list:
         return list_names(args)
+    if args.cold:
+        return run_cold(args, parser)
     if args.grid or args.probe is not None:
-        args.repeat = args.repeat or 3
+        args.repeat = args.repeat or 5
         return run_grid(args, parser)
     args.repeat = args.repeat or 5
 
@@ -137,12 +148,12 @@ def main(argv=None):
     for name in names:
         workload = workloads[name]
         data = workload["make_data"](args.scale)
-        first, fast_median, fast_result = measure(workload["fast"], data, args.repeat,
-                                                  args.settle)
+        first, fast_median, fast_result, _ = measure(workload["fast"], data, args.repeat,
+                                                     args.settle)
         line = f"{name:10s} {fast_median:12.4f} {max(0.0, first - fast_median):9.2f}"
         if have_sklearn:
-            _, sk_median, sk_result = measure(workload["sklearn"], data, args.repeat,
-                                              args.settle)
+            _, sk_median, sk_result, _ = measure(workload["sklearn"], data, args.repeat,
+                                                 args.settle)
             line += (f" {sk_median:9.4f} {fast_median / sk_median:6.2f}"
                      f" {agreement(fast_result, sk_result):6.3f}")
         else:
@@ -154,6 +165,22 @@ def main(argv=None):
     print(f"\nratio = refml_fast / scikit-learn (median of {args.repeat} runs after a first "
           f"call); compile = first call - median; agree = fraction of equal predictions; "
           f"{os.cpu_count()} cores, scikit-learn {sklearn.__version__ if have_sklearn else '-'}")
+    return 0
+
+
+def run_cold(args, parser):
+    """--cold: benchmarks/cold.py's table, and with --markdown the same as Markdown."""
+    from benchmarks import cold
+    from refml_fast.__main__ import estimators
+
+    unknown = [name for name in args.names if name not in estimators()]
+    if unknown:
+        parser.error(f"unknown estimator(s) {', '.join(unknown)}; the estimators are: "
+                     f"{', '.join(estimators())}")
+    rows = cold.run(args.names or None)
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as handle:
+            handle.write(cold.markdown(rows, machine_line()))
     return 0
 
 
@@ -236,8 +263,8 @@ def run_grid(args, parser):
             sides["sklearnex"] = grid.sklearn_classes(intelex=True)
     except ImportError:
         pass
-    header = (f"{'cell':46s} {'refml_fast s':>12s} {'compile s':>9s} {'sklearn s':>9s} "
-              f"{'ratio':>6s}")
+    header = (f"{'cell':46s} {'refml_fast s':>12s} {'spread':>6s} {'compile s':>9s} "
+              f"{'sklearn s':>9s} {'ratio':>6s}")
     if "sklearnex" in sides:
         header += f" {'intelex s':>9s} {'ratio':>6s}"
     header += f" {'agree':>6s}"
@@ -248,14 +275,16 @@ def run_grid(args, parser):
     for name in names:
         cell = cells[name]
         data = cell["make_data"](args.scale)
-        first, fast_median, fast_result = measure(
+        first, fast_median, fast_result, spread = measure(
             lambda data: cell["fast"](data, refml_fast), data, args.repeat, args.settle)
-        line = f"{name:46s} {fast_median:12.4f} {max(0.0, first - fast_median):9.2f}"
+        line = (f"{name:46s} {fast_median:12.4f} {spread:6.0%} "
+                f"{max(0.0, first - fast_median):9.2f}")
         agree = None
-        row = [name, f"{fast_median:.4f}", f"{max(0.0, first - fast_median):.2f}"]
+        row = [name, f"{fast_median:.4f}", f"{spread:.0%}",
+               f"{max(0.0, first - fast_median):.2f}"]
         for side, classes in sides.items():
-            _, median, result = measure(lambda data: cell["sklearn"](data, classes), data,
-                                        args.repeat, args.settle)
+            _, median, result, _ = measure(lambda data: cell["sklearn"](data, classes), data,
+                                           args.repeat, args.settle)
             line += f" {median:9.4f} {fast_median / median:6.2f}"
             row += [f"{median:.4f}", f"{fast_median / median:.2f}"]
             if side == "sklearn":
@@ -265,12 +294,13 @@ def run_grid(args, parser):
         print(line + f" {agree:6.3f}", flush=True)
         rows.append(row + [f"{agree:.3f}"])
     footer = (f"worst ratio {worst:.2f} ({worst_name}); ratio = refml_fast / scikit-learn "
-              f"(median of {args.repeat} runs after a first call); {os.cpu_count()} cores, "
+              f"(median of {args.repeat} runs after a first call; spread = (slowest - "
+              f"fastest) / median of refml_fast's runs); {os.cpu_count()} cores, "
               f"scikit-learn {sklearn.__version__}" + ("" if "sklearnex" in sides else
                                                        "; scikit-learn-intelex not run"))
     print("\n" + footer)
     if args.markdown:
-        header = ["cell", "refml_fast s", "compile s", "scikit-learn s", "ratio"]
+        header = ["cell", "refml_fast s", "spread", "compile s", "scikit-learn s", "ratio"]
         if "sklearnex" in sides:
             header += ["intelex s", "ratio vs intelex"]
         title = ("Benchmarks: the probe cells of seed " + str(args.probe)
