@@ -109,7 +109,7 @@ def main(argv=None):
                         help="rest before each side's first call (default %(default)s; 0 times "
                              "each side right after the other, as a user's script would)")
     parser.add_argument("--no-intelex", action="store_true",
-                        help="with --grid or --probe: leave out the scikit-learn-intelex column")
+                        help="leave out the scikit-learn-intelex column")
     parser.add_argument("--list", action="store_true",
                         help="list the workloads (with --grid: the cells) and exit")
     parser.add_argument("--cold", action="store_true",
@@ -140,9 +140,11 @@ def main(argv=None):
     if unknown:
         parser.error(f"unknown workload(s) {', '.join(unknown)}; the workloads are: "
                      f"{', '.join(sorted(workloads))} (see --list)")
+    intelex = have_sklearn and not args.no_intelex and intelex_patch() is not None
     names = args.names or sorted(workloads)
     header = (f"{'workload':10s} {'refml_fast s':>12s} {'compile s':>9s} {'sklearn s':>9s} "
-              f"{'ratio':>6s} {'agree':>6s}" + (f" {'refml s':>9s}" if args.with_refml else ""))
+              f"{'ratio':>6s}" + (f" {'intelex s':>9s} {'ratio':>6s}" if intelex else "")
+              + f" {'agree':>6s}" + (f" {'refml s':>9s}" if args.with_refml else ""))
     print(header)
     print("-" * len(header))
     for name in names:
@@ -154,8 +156,13 @@ def main(argv=None):
         if have_sklearn:
             _, sk_median, sk_result, _ = measure(workload["sklearn"], data, args.repeat,
                                                  args.settle)
-            line += (f" {sk_median:9.4f} {fast_median / sk_median:6.2f}"
-                     f" {agreement(fast_result, sk_result):6.3f}")
+            line += f" {sk_median:9.4f} {fast_median / sk_median:6.2f}"
+            if intelex:
+                with intelex_patch():
+                    _, ex_median, _, _ = measure(workload["sklearn"], data, args.repeat,
+                                                 args.settle)
+                line += f" {ex_median:9.4f} {fast_median / ex_median:6.2f}"
+            line += f" {agreement(fast_result, sk_result):6.3f}"
         else:
             line += f" {'-':>9s} {'-':>6s} {'-':>6s}"
         if args.with_refml and "refml" in workload:
@@ -164,8 +171,30 @@ def main(argv=None):
         print(line, flush=True)
     print(f"\nratio = refml_fast / scikit-learn (median of {args.repeat} runs after a first "
           f"call); compile = first call - median; agree = fraction of equal predictions; "
-          f"{os.cpu_count()} cores, scikit-learn {sklearn.__version__ if have_sklearn else '-'}")
+          f"{os.cpu_count()} cores, scikit-learn {sklearn.__version__ if have_sklearn else '-'}"
+          + ("; intelex: the same scikit-learn code with sklearnex.patch_sklearn()"
+             if intelex else ""))
     return 0
+
+
+def intelex_patch():
+    """A context manager that runs scikit-learn patched by scikit-learn-intelex (its oneDAL
+    estimators where it has them, scikit-learn's own elsewhere), or None without it."""
+    try:
+        import sklearnex
+    except ImportError:
+        return None
+    import contextlib
+
+    @contextlib.contextmanager
+    def patched():
+        sklearnex.patch_sklearn(verbose=False)
+        try:
+            yield
+        finally:
+            sklearnex.unpatch_sklearn()
+
+    return patched()
 
 
 def run_cold(args, parser):
