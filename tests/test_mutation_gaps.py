@@ -142,3 +142,39 @@ def test_sgd_returns_the_average_of_its_iterates(lib):
                                else list(model.coef_))]
     for j in range(3):
         assert coef[j] == total[j] / (k + 1)
+
+
+def test_the_early_stop_counts_its_passes_in_every_order(lib):
+    """scikit-learn's early stop: with tol so large that no pass ever improves on the first,
+    the fit stops after the first pass and n_iter_no_change more, whatever the order of
+    the passes (a fault in the random order's count of passes stopped one pass late)."""
+    import warnings
+
+    rng = Generator(11)
+    X = [[rng.normal(), rng.normal()] for _ in range(30)]
+    y = [rng.randbelow(2) for _ in range(30)]
+    # Two equal points with opposite labels: passes of two rows, where a count of passes
+    # off by two rows is off by a whole pass.
+    samples = [(X, y), ([[1.0, 2.0], [1.0, 2.0]], [0, 1])]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for (rows, labels), patience in [(sample, p) for sample in samples for p in (1, 3, 5)]:
+            for order in ("cyclic", "batch", "random", "uniform"):
+                model = lib.Perceptron(order=order, tol=1e9, n_iter_no_change=patience,
+                                       max_iter=50, random_state=0).fit(rows, labels)
+                assert (model.n_iter_, model.converged_) == (patience + 1, False), order
+
+
+def test_a_singular_covariance_names_the_first_dependent_feature(lib):
+    """The second feature is the first within 1e-6 of a combination of the ones before it
+    (1 - R^2 near 1e-12, under the 1e-10 tolerance): QDA refuses the class and names feature
+    1, although the leading 2 x 2 block still factors with a tiny positive pivot (a fault in
+    the pivot test passed it by and named feature 2)."""
+    import pytest
+
+    rng = Generator(12)
+    rows = [[rng.normal(), rng.normal()] for _ in range(40)]
+    X = [[a, a + 1e-6 * rng.normal(), b] for a, b in rows]
+    y = [i % 2 for i in range(40)]
+    with pytest.raises(ValueError, match=r"singular to working precision: feature 1 \(0-based\)"):
+        lib.QuadraticDiscriminantAnalysis().fit(X, y)
