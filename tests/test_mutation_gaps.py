@@ -178,3 +178,63 @@ def test_a_singular_covariance_names_the_first_dependent_feature(lib):
     y = [i % 2 for i in range(40)]
     with pytest.raises(ValueError, match=r"singular to working precision: feature 1 \(0-based\)"):
         lib.QuadraticDiscriminantAnalysis().fit(X, y)
+
+
+def test_partial_fit_continues_the_decreasing_step(lib):
+    """With schedule="decreasing", gamma_t = learning_rate / t counts the points examined
+    from t = 1 across calls: one partial_fit is fit with max_iter=1, two are max_iter=2,
+    float for float (a fault started the count of the first call at 1, so t = 2, 3, ...)."""
+    import warnings
+
+    X, y = blobs(n=40, K=2, seed=6)
+    y = [v if i % 7 else 1 - v for i, v in enumerate(y)]       # not separable: every pass
+    with warnings.catch_warnings():                             # makes mistakes
+        warnings.simplefilter("ignore")
+        for passes in (1, 2):
+            streamed = lib.Perceptron(schedule="decreasing", random_state=0)
+            streamed.partial_fit(X, y, classes=[0, 1])
+            for _ in range(passes - 1):
+                streamed.partial_fit(X, y)
+            fitted = lib.Perceptron(schedule="decreasing", max_iter=passes, tol=None,
+                                    random_state=0).fit(X, y)
+            # Binary: coef_ is one vector and intercept_ one number.
+            assert [float(v) for v in list(streamed.coef_)] == [
+                float(v) for v in list(fitted.coef_)]
+            assert float(streamed.intercept_) == float(fitted.intercept_)
+
+
+def test_a_tie_of_expected_losses_goes_to_the_first_class(lib):
+    """Under a loss matrix, K > 2 classes whose expected losses tie exactly: the first of
+    them (docs/design.md section 4; a fault took the last)."""
+    zero_one = [[0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]]
+    assert lib.bayes_decision([0.2, 0.4, 0.4], loss=zero_one) == 1
+    assert lib.bayes_decision([0.4, 0.2, 0.4], loss=zero_one) == 0
+
+
+def test_samme_probabilities_are_the_softmax_of_the_scaled_scores(lib):
+    """P(k | x) = exp(f_k / (K - 1)) / sum_l exp(f_l / (K - 1)) with f_k the class score
+    over the sum of the members' weights (a fault multiplied by K - 1)."""
+    X, y = blobs(n=60, d=2, K=4, seed=7)
+    model = lib.AdaBoostClassifier(n_estimators=5, random_state=0).fit(X, y)
+    total = sum(float(a) for a in list(model.estimator_weights_))
+    for scores, row in zip(list(model.decision_function(X[:10])),
+                           list(model.predict_proba(X[:10]))):
+        scaled = [float(s) / total / 3.0 for s in list(scores)]
+        top = max(scaled)
+        exps = [math.exp(v - top) for v in scaled]
+        for p, e in zip(list(row), exps):
+            assert abs(float(p) - e / sum(exps)) <= 1e-12
+
+
+def test_a_converged_soft_margin_meets_its_kkt_measures(lib):
+    """Overlapping classes, C = 1: at convergence every KKT measure is within tol, the
+    primal one (slack xi_i = (1 - g_i)_+ absorbs every violated margin) at rounding level
+    (a fault measured the slack as 1 + g_i)."""
+    rng = Generator(3)
+    X = [[rng.normal(), rng.normal()] for _ in range(60)]
+    y = [int(a + b + 0.8 * rng.normal() > 0) for a, b in X]
+    model = lib.SVC(C=1.0).fit(X, y)
+    measures = model.kkt_violations_
+    assert model.converged_ and float(model.kkt_violation_) <= 1e-3
+    assert float(measures["primal feasibility"]) <= 1e-12
+    assert float(measures["complementary slackness"]) <= 1e-3

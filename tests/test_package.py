@@ -50,6 +50,14 @@ def test_every_exported_name_resolves():
         getattr(lib, name)
 
 
+@pytest.mark.parametrize("chapter", [m for m in PUBLIC_NAMES if "." not in m])
+def test_every_name_a_chapter_exports_is_in_the_root_table(chapter):
+    """docs/design.md section 6: every public name is importable from its chapter and from
+    the package root, so the table the root reads lists each chapter's __all__."""
+    module = importlib.import_module(f"refml.{chapter}")
+    assert sorted(module.__all__) == sorted(PUBLIC_NAMES[chapter])
+
+
 @pytest.mark.fast
 def test_refml_fast_exports_the_same_names():
     import refml
