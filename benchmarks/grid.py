@@ -263,6 +263,27 @@ def other_cells():
     ]
 
 
+def onedal_cells():
+    """The six shapes where scikit-learn-intelex (oneDAL) was ahead of refml_fast when issue
+    39 was filed (``--grid --onedal``), and two more of each family around them."""
+    def forest(trees):
+        return f"RandomForestClassifier(n_estimators={trees}, n_jobs=-1, random_state=0)"
+
+    return [
+        svc_cell("linear", 20_000, 50, 2.0),
+        svc_cell("rbf", 5_000, 50, 2.0, C=10.0),
+        svc_cell("rbf", 30_000, 3, 2.0),
+        svc_cell("poly", 10_000, 10, 2.0, C=0.1),
+        svc_cell("rbf", 20_000, 5, 1.0, C=100.0),
+        knn_cell(300_000, 4, 3, 20_000, neighbors=10),
+        knn_cell(100_000, 6, 3, 20_000, spread=2.0),
+        knn_cell(50_000, 8, 5, 10_000),
+        blob_cell("forest 300 trees 20,000 x 50 K=2", 20_000, 50, 2, 2.0, 50, forest(300)),
+        blob_cell("forest 50 trees 200,000 x 10 K=5", 200_000, 10, 5, 2.0, 51, forest(50)),
+        blob_cell("forest 100 trees 50,000 x 20 K=3", 50_000, 20, 3, 2.0, 3, forest(100)),
+    ]
+
+
 SKLEARN_NAMES = {
     "KNeighborsClassifier": "sklearn.neighbors", "LogisticRegression": "sklearn.linear_model",
     "SVC": "sklearn.svm", "DecisionTreeClassifier": "sklearn.tree",

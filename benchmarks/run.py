@@ -4,7 +4,8 @@
     python -m benchmarks.run --grid [CELL ...] [--repeat 5] [--scale 1.0] [--markdown FILE]
     python -m benchmarks.run --probe SEED [--cells 40]
     python -m benchmarks.run --cold [ESTIMATOR ...] [--markdown FILE]
-    python -m benchmarks.run --list [--grid [--other]]
+    python -m benchmarks.run --grid --other | --onedal [CELL ...]
+    python -m benchmarks.run --list [--grid [--other | --onedal]]
 
 ``--list`` names the workloads (or with ``--grid`` the cells) and exits; an unknown
 workload name exits with status 2 and that list.  ``--markdown FILE`` writes the grid's
@@ -101,7 +102,9 @@ def main(argv=None):
     parser.add_argument("--grid", action="store_true",
                         help="run the shape grid (benchmarks/grid.py) instead")
     parser.add_argument("--other", action="store_true",
-                        help="with --grid: the second grid of 42 other shapes")
+                        help="with --grid: the second grid of 43 other shapes")
+    parser.add_argument("--onedal", action="store_true",
+                        help="with --grid: the shapes where scikit-learn-intelex was ahead")
     parser.add_argument("--probe", type=int, default=None, metavar="SEED",
                         help="run cells of random shapes drawn from SEED (benchmarks/probe.py)")
     parser.add_argument("--cells", type=int, default=40, help="with --probe: how many cells")
@@ -213,6 +216,13 @@ def run_cold(args, parser):
     return 0
 
 
+def chosen_grid(grid, args):
+    """The cells of --grid: the first grid, --other's or --onedal's."""
+    if args.onedal:
+        return grid.onedal_cells()
+    return grid.other_cells() if args.other else grid.cells()
+
+
 def list_names(args):
     """Print the workloads, or the grid's cells, one a line."""
     if args.grid or args.probe is not None:
@@ -221,7 +231,7 @@ def list_names(args):
         if args.probe is not None:
             chosen = probe.cells(args.probe, args.cells)
         else:
-            chosen = grid.other_cells() if args.other else grid.cells()
+            chosen = chosen_grid(grid, args)
         for cell in chosen:
             print(cell["name"])
         return 0
@@ -278,7 +288,7 @@ def run_grid(args, parser):
 
         chosen = probe.cells(args.probe, args.cells)
     else:
-        chosen = grid.other_cells() if args.other else grid.cells()
+        chosen = chosen_grid(grid, args)
     cells = {cell["name"]: cell for cell in chosen}
     names = [name for name in cells if not args.names or any(
         part in name for part in args.names)]

@@ -388,6 +388,31 @@ def test_the_kd_tree_on_threads_gives_the_brute_force_neighbours():
 
 
 @pytest.mark.fast
+@pytest.mark.parametrize("queries", [300, 1500])
+def test_queries_in_the_order_of_their_leaves_give_the_same_neighbours(monkeypatch, queries):
+    """A tree of ORDERED_FROM values or more runs its queries sorted by their leaves, on one
+    thread (300 queries) and on the threads (1,500): each query's neighbours and distances,
+    ties included, are still the brute force's, in the queries' own order."""
+    import numpy as np
+
+    import refml_fast
+    from refml_fast.neighbors import kdtree as _kdtree
+
+    rng = np.random.default_rng(queries)
+    X = np.round(rng.normal(size=(2000, 5)), 1)
+    y = rng.integers(0, 3, size=2000)
+    Xq = np.round(rng.normal(size=(queries, 5)), 1)
+    brute = refml_fast.KNeighborsClassifier(n_neighbors=6, algorithm="brute").fit(X, y)
+    expected = [a.tolist() for a in brute.kneighbors(Xq)]
+    for threshold in (10 ** 9, 1):       # never ordered, then always
+        monkeypatch.setattr(_kdtree, "ORDERED_FROM", threshold)
+        tree = refml_fast.KNeighborsClassifier(n_neighbors=6, algorithm="kd_tree").fit(X, y)
+        assert [a.tolist() for a in tree.kneighbors(Xq)] == expected
+    assert np.argsort([_kdtree.leaf_of(x, *tree._kd_tree[:3]) for x in Xq]).tolist() != list(
+        range(queries))                  # the order did change
+
+
+@pytest.mark.fast
 @pytest.mark.parametrize("d", [1, 2, 3])
 def test_a_tree_grown_on_threads_is_a_valid_tree_with_the_same_answers(monkeypatch, d):
     """The subtrees grown on the threads and packed after the top levels: every reachable
