@@ -265,7 +265,8 @@ def other_cells():
 
 def onedal_cells():
     """The six shapes where scikit-learn-intelex (oneDAL) was ahead of refml_fast when issue
-    39 was filed (``--grid --onedal``), and two more of each family around them."""
+    39 was filed (``--grid --onedal``), more of each family around them, and the forests
+    again with refml_fast's histogram trees."""
     def forest(trees):
         return f"RandomForestClassifier(n_estimators={trees}, n_jobs=-1, random_state=0)"
 
@@ -281,6 +282,14 @@ def onedal_cells():
         blob_cell("forest 300 trees 20,000 x 50 K=2", 20_000, 50, 2, 2.0, 50, forest(300)),
         blob_cell("forest 50 trees 200,000 x 10 K=5", 200_000, 10, 5, 2.0, 51, forest(50)),
         blob_cell("forest 100 trees 50,000 x 20 K=3", 50_000, 20, 3, 2.0, 3, forest(100)),
+        # refml_fast's histogram trees (max_bins, opt-in) against oneDAL's, which bin by
+        # default (256 bins); scikit-learn's exact forest for reference
+        blob_cell("forest 300 trees 20,000 x 50 K=2 max_bins=256", 20_000, 50, 2, 2.0, 50,
+                  forest(300)[:-1] + ", max_bins=256)", forest(300)),
+        blob_cell("forest 50 trees 200,000 x 10 K=5 max_bins=256", 200_000, 10, 5, 2.0, 51,
+                  forest(50)[:-1] + ", max_bins=256)", forest(50)),
+        blob_cell("forest 100 trees 50,000 x 20 K=3 max_bins=256", 50_000, 20, 3, 2.0, 3,
+                  forest(100)[:-1] + ", max_bins=256)", forest(100)),
     ]
 
 

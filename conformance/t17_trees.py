@@ -17,6 +17,13 @@ classification tree?").
   points by weight, so the weights are scaled to make every row at least one point (the
   smallest weight 1); then any node of two distinct rows holds >= 2 points.  The slack is
   minus the number of training rows predicted wrong.
+- Beyond the lectures, histogram trees (``max_bins``, ``refml.tree.histogram``): when no
+  feature takes more than max_bins distinct values, each value is a bin of its own, and the
+  histogram tree has exact CART's nodes (features, class totals, row counts) and puts every
+  training row in the same leaf, on random data, weights and settings (the random feature
+  draws included).  Its thresholds may differ (the bins' edges lie halfway between values
+  adjacent in the whole training set, exact CART's halfway between values adjacent in the
+  node), so new points are not checked.
 """
 
 import math
@@ -142,6 +149,36 @@ def check_fully_grown(instance):
     return float(-sum(1 for a, b in zip(predicted, instance["y"]) if a != b))
 
 
+def make_few_values(rng):
+    """Random data, weights and tree settings, and a ``max_bins`` at least the largest
+    number of distinct values of a feature (often exactly it)."""
+    instance = make_fitted(rng)
+    distinct = max(len({row[j] for row in instance["X"]}) for j in range(len(instance["X"][0])))
+    instance["max_bins"] = max(2, distinct + (0, 0, 1, 7)[rng.randbelow(4)])
+    return instance
+
+
+def check_histogram_partition(instance):
+    """Exact CART and the histogram tree (``refml.tree.histogram``) with at most max_bins
+    distinct values per feature: the same nodes with the same features, class totals and
+    row counts, and every training row in the same leaf.  Slack: minus the number of nodes
+    and rows that differ."""
+    import refml
+
+    def fitted(**more):
+        return refml.DecisionTreeClassifier(**instance["params"], **more).fit(
+            instance["X"], instance["y"], sample_weight=instance["weights"])
+
+    exact, binned = fitted(), fitted(max_bins=instance["max_bins"])
+    differences = abs(exact.tree_.node_count - binned.tree_.node_count)
+    for name in ("feature", "value", "n_node_samples", "children_left"):
+        differences += sum(a != b for a, b in zip(getattr(exact.tree_, name),
+                                                  getattr(binned.tree_, name)))
+    differences += sum(a != b for a, b in zip(exact.apply(instance["X"]),
+                                              binned.apply(instance["X"])))
+    return float(-differences)
+
+
 def describe(instance):
     return repr(instance)
 
@@ -156,4 +193,7 @@ THEOREMS = [
     Theorem(17, "A fully grown tree fits data without conflicting duplicates exactly",
             SOURCE, make_consistent, check_fully_grown, size=lambda inst: len(inst["y"]),
             describe=describe),
+    Theorem(17, "With at most max_bins values a feature, the histogram tree partitions the "
+            "training rows as exact CART (beyond the lectures)", SOURCE, make_few_values,
+            check_histogram_partition, size=lambda inst: len(inst["y"]), describe=describe),
 ]

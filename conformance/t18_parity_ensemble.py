@@ -3,7 +3,7 @@
 - Predictions: ``parity_theorem`` on random data (duplicates, exact ties, one feature, K = 2..5,
   string labels) with random hyper-parameters, for BaggingClassifier (default trees, shallow
   entropy trees, or 1-NN members fitted on the drawn rows themselves), RandomForestClassifier
-  (refml_fast often on 2 threads) and AdaBoostClassifier (stumps or deeper trees); labels
+  (refml_fast often on 2 threads, exact or histogram trees) and AdaBoostClassifier (stumps or deeper trees); labels
   and predict_proba / decision_function must agree.
 - Float for float with sample weights (unit, integers with zeros, reals): every member's
   ``tree_`` (children, features, thresholds, class totals), AdaBoost's alpha_m and err_m,
@@ -36,7 +36,8 @@ def forest_params(rng):
             "criterion": CRITERIA[rng.randbelow(2)],
             "max_depth": (None, None, 1, 3)[rng.randbelow(4)],
             "min_samples_split": 2 + rng.randbelow(3),
-            "random_state": rng.randbelow(2 ** 31)}
+            "random_state": rng.randbelow(2 ** 31),
+            "max_bins": (None, None, 2, 4, 16)[rng.randbelow(5)]}
 
 
 def make_forest(package, rng):

@@ -2,8 +2,8 @@
 
 - Predictions: ``parity_theorem`` on random data (duplicates, exact ties, one feature, string
   labels) with random hyper-parameters (criterion, max_depth, min_samples_split,
-  min_samples_leaf, max_features with a random_state, ccp_alpha); labels and predict_proba
-  must agree.
+  min_samples_leaf, max_features with a random_state, ccp_alpha, max_bins); labels and
+  predict_proba must agree.
 - Structure with weights: the whole ``tree_`` (children, features, thresholds, class totals,
   impurities, row counts, weights) must be *equal*, float for float, and so must the
   predictions, the probabilities, the text rendering and the state of a shared
@@ -27,7 +27,8 @@ def random_params(rng):
             "max_features": MAX_FEATURES[rng.randbelow(len(MAX_FEATURES))],
             "ccp_alpha": (0.0, 0.0, 0.005, 0.02, 0.1)[rng.randbelow(5)],
             "random_state": rng.randbelow(2 ** 31),
-            "min_samples_leaf": (1, 1, 1, 2, 3, 0.1)[rng.randbelow(6)]}
+            "min_samples_leaf": (1, 1, 1, 2, 3, 0.1)[rng.randbelow(6)],
+            "max_bins": (None, None, None, 2, 3, 8, 64)[rng.randbelow(7)]}
 
 
 def make_tree(package, rng):

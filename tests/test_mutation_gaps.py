@@ -238,3 +238,36 @@ def test_a_converged_soft_margin_meets_its_kkt_measures(lib):
     assert model.converged_ and float(model.kkt_violation_) <= 1e-3
     assert float(measures["primal feasibility"]) <= 1e-12
     assert float(measures["complementary slackness"]) <= 1e-3
+
+
+def test_the_dual_feasibility_measure_is_the_distance_of_alpha_from_its_box():
+    """[Yan]'s dual feasibility 0 <= alpha_i <= C, measured as the largest of -alpha_i and
+    alpha_i - C (a fault measured alpha_i + C): an SMO's multipliers stay in the box, so
+    only a multiplier put outside it shows the measure."""
+    from refml.svm.svc import kkt_violations
+
+    y, scores = [1, -1, 1], [1.0, -1.0, 2.0]
+    assert kkt_violations([0.5, 0.5, 0.0], y, scores, 0.0, 1.0)[1] == 0.0
+    assert kkt_violations([1.25, 0.5, 0.0], y, scores, 0.0, 1.0)[1] == 0.25
+    assert kkt_violations([0.5, -0.75, 0.0], y, scores, 0.0, 1.0)[1] == 0.75
+
+
+def test_backtracking_halves_the_step_max_halvings_times_then_gives_up():
+    """Armijo backtracking tries t = 1, 1/2, ..., 2^-(MAX_HALVINGS - 1) and no further (a
+    fault stopped one halving early): an objective that decreases only for t at or below
+    the last of them is accepted there, one that needs one more halving is not."""
+    from refml.linear import logistic_solvers as solvers
+
+    last = 2.0 ** -(solvers.MAX_HALVINGS - 1)
+
+    def objective_below(limit):
+        def objective(theta):
+            return (1.0 - theta[0] if theta[0] <= limit else 2.0), [0.0]
+        return objective
+
+    steps = solvers.ListSteps(1)
+    accepted = solvers._backtrack(objective_below(last), steps, [0.0], 1.0, [-1.0], [1.0],
+                                  -1.0)
+    assert accepted is not None and accepted[0] == [last]
+    assert solvers._backtrack(objective_below(last / 2.0), steps, [0.0], 1.0, [-1.0], [1.0],
+                              -1.0) is None

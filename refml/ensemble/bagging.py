@@ -155,7 +155,11 @@ class BaggingClassifier(Committee):
         if not accepts_sample_weight(template) and self._has_weights_besides_0_1(weights):
             raise ValueError(f"sample_weight other than 0 and 1 needs a base estimator whose "
                              f"fit takes sample_weight; {type(template).__name__} does not")
-        self.estimators_ = self._fit_members(X, codes, weights, template, seeds, population)
+        X = self._members_matrix(X, weights)
+        try:
+            self.estimators_ = self._fit_members(X, codes, weights, template, seeds, population)
+        finally:
+            self.__dict__.pop("_member_edges", None)
 
     def _fit_members(self, X, codes, weights, template, seeds, population):
         """Member b from seed s_b, for b = 1..B in order (refml_fast: on n_jobs threads)."""
@@ -238,6 +242,11 @@ class RandomForestClassifier(BaggingClassifier):
         one row of weight m, as in scikit-learn's forests, and sample weights of any common
         scale give the same forest.
     random_state, n_jobs : as in ``BaggingClassifier``.
+    max_bins : int >= 2 or None, default None
+        None: exact CART trees.  An integer B: histogram trees (beyond the lectures,
+        ``refml.tree.histogram``): the forest cuts each feature once into at most B bins at
+        quantiles of its training rows (of positive weight), and every tree splits between
+        those bins only.
 
     Attributes: ``estimators_`` (the B trees), ``estimator_`` (their template),
     ``classes_``, ``n_features_in_``.  Votes, ``predict_proba`` and the bootstrap are those
@@ -254,7 +263,7 @@ class RandomForestClassifier(BaggingClassifier):
 
     def __init__(self, n_estimators=100, *, max_features="sqrt", criterion="gini",
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, random_state=None,
-                 n_jobs=None):
+                 n_jobs=None, max_bins=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.criterion = criterion
@@ -263,14 +272,23 @@ class RandomForestClassifier(BaggingClassifier):
         self.min_samples_leaf = min_samples_leaf
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.max_bins = max_bins
 
     def _template(self, X):
         tree = self._tree_class(criterion=self.criterion, max_depth=self.max_depth,
                                 min_samples_split=self.min_samples_split,
                                 min_samples_leaf=self.min_samples_leaf,
-                                max_features=self.max_features)
+                                max_features=self.max_features, max_bins=self.max_bins)
         tree._check_params(X)  # a bad tree hyper-parameter fails here, naming itself
         return tree
+
+    def _members_matrix(self, X, weights):
+        """With ``max_bins``: the edges, computed once for all the trees, and X's codes."""
+        X = super()._members_matrix(X, weights)
+        if self.max_bins is None:
+            return X
+        self._member_edges = self._tree_class._bin_edges(X, weights, int(self.max_bins))
+        return self._tree_class._binned(X, self._member_edges)
 
 
 def check_n_jobs(n_jobs):

@@ -179,6 +179,7 @@ class AdaBoostClassifier(Committee):
         self.estimator_ = template
         rng = check_random_state(self.random_state)
         w = self._mean_one(self._relative_weights(weights))
+        X = self._members_matrix(X, weights)
         members, alphas, errors = [], [], []
         for m in range(self.n_estimators):
             member = self._fit_member(self._new_member(template, rng.next_u64()), X, codes, w)

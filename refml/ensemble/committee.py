@@ -64,6 +64,11 @@ class Committee(WeightedClassifier):
     def _default_estimator(self):
         return self._tree_class()
 
+    def _members_matrix(self, X, weights):
+        """The matrix the members are fitted on: X itself (a forest with ``max_bins``: the
+        bin codes of X, its edges kept in ``_member_edges`` for the members)."""
+        return X
+
     @staticmethod
     def _new_member(template, seed):
         """A fresh clone of the template; its random_state (if it has one) is ``seed``."""
@@ -86,6 +91,7 @@ class Committee(WeightedClassifier):
             member._check_params(X)
             member.classes_ = list(self.classes_)
             member.n_features_in_ = self.n_features_in_
+            member._given_edges = getattr(self, "_member_edges", None)  # X holds bin codes
             member._fit(X, codes, weights)
         else:
             member.fit(X, self._labels_from_codes(codes), sample_weight=weights)

@@ -22,6 +22,8 @@ Its modules, in reading order:
 - prune: cost-complexity pruning
 - classifier: growing the tree, and the estimator
 - text: the tree as text
+- histogram: histogram trees, each feature cut once into at most ``max_bins`` bins and
+  the splits searched between them (beyond the lectures)
 """
 
 from refml.tree.classifier import DecisionTreeClassifier

@@ -44,6 +44,7 @@ from refml.core import validation
 from refml.core.base import WeightedClassifier
 from refml.core.linalg import argmax
 from refml.core.random import check_random_state
+from refml.tree import histogram as _histogram
 from refml.tree import text as _tree_text
 from refml.tree.prune import prune
 from refml.tree.split import (
@@ -249,6 +250,12 @@ class DecisionTreeClassifier(WeightedClassifier):
     random_state : int, None, ``refml.core.random.Generator``, numpy RandomState or Generator
         The seed of the feature draws (used only when max_features < d).  A Generator is
         used, and advanced, in place: an ensemble hands each tree its own substream.
+    max_bins : int >= 2 or None, default None
+        None: exact CART, every boundary between distinct values a candidate.  An integer
+        B: a histogram tree (beyond the lectures, ``histogram``): each feature is cut once
+        into at most B bins at quantiles of the training rows (of positive weight), and
+        splits fall between bins only, at their edges.  With at most B distinct values in
+        every feature it partitions the training rows as exact CART does.
 
     Attributes
     ----------
@@ -302,7 +309,8 @@ class DecisionTreeClassifier(WeightedClassifier):
     _state_classes = (Tree,)           # what a model file may hold (core.model_files)
 
     def __init__(self, *, criterion="gini", max_depth=None, min_samples_split=2,
-                 min_samples_leaf=1, max_features=None, ccp_alpha=0.0, random_state=None):
+                 min_samples_leaf=1, max_features=None, ccp_alpha=0.0, random_state=None,
+                 max_bins=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -310,6 +318,7 @@ class DecisionTreeClassifier(WeightedClassifier):
         self.max_features = max_features
         self.ccp_alpha = ccp_alpha
         self.random_state = random_state
+        self.max_bins = max_bins
 
     def _check_params(self, X):
         validation.check_option(self.criterion, "criterion", tuple(CRITERIA))
@@ -322,6 +331,8 @@ class DecisionTreeClassifier(WeightedClassifier):
             validation.check_scalar(self.min_samples_leaf, "min_samples_leaf", "real",
                                     low=0.0, high=1.0, low_open=True, high_open=True)
         validation.check_scalar(self.ccp_alpha, "ccp_alpha", "real", low=0.0)
+        if self.max_bins is not None:
+            validation.check_scalar(self.max_bins, "max_bins", "int", low=2)
         self._n_candidates(self._n_rows_cols(X)[1])
 
     def _min_leaf(self, weights):
@@ -353,8 +364,28 @@ class DecisionTreeClassifier(WeightedClassifier):
                     "min_samples_split": self.min_samples_split,
                     "min_samples_leaf": self._min_leaf(weights),
                     "n_candidates": self.max_features_}
+        edges = self.__dict__.pop("_given_edges", None)   # a forest's: X holds its codes
+        if edges is None and self.max_bins is not None:
+            edges = self._bin_edges(X, weights, int(self.max_bins))
+            X = self._binned(X, edges)
         grown = self._grow(X, codes, self._relative_weights(weights), settings, rng)
+        if edges is not None:
+            grown = self._edge_thresholds(grown, edges)
         self.tree_ = self._prune(grown)
+
+    # --- histogram trees (max_bins) --------------------------------------------------------
+    @staticmethod
+    def _bin_edges(X, weights, max_bins):
+        """The bins' edges of every feature, from the rows of positive weight."""
+        return _histogram.bin_edges([x for x, w in zip(X, weights) if w > 0.0], max_bins)
+
+    @staticmethod
+    def _binned(X, edges):
+        return _histogram.binned(X, edges)
+
+    @staticmethod
+    def _edge_thresholds(tree, edges):
+        return _histogram.edge_thresholds(tree, edges)
 
     def _grow(self, X, codes, weights, settings, rng):
         """The unpruned tree on the rows of positive weight."""

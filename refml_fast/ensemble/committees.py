@@ -45,13 +45,17 @@ class CommitteeMixin(FastMixin):
     _tree_class = DecisionTreeClassifier
 
     def _fit(self, X, codes, weights):
-        """Rank X once if the members are trees, for the whole fit."""
-        if isinstance(self._template(X), DecisionTreeClassifier):
-            self._ranks = all_ranks(X)
         try:
             super()._fit(X, codes, weights)
         finally:
             self.__dict__.pop("_ranks", None)
+
+    def _members_matrix(self, X, weights):
+        """Rank the members' matrix once if the members are trees, for the whole fit."""
+        X = super()._members_matrix(X, weights)
+        if isinstance(self._template(X), DecisionTreeClassifier):
+            self._ranks = all_ranks(X)
+        return X
 
     def _fit_member(self, member, X, codes, weights):
         ranks = getattr(self, "_ranks", None)

@@ -13,7 +13,7 @@ from refml.tree import classifier as reference
 from refml.tree.split import Tree
 from refml_fast.core.base import FastMixin
 from refml_fast.core.random import state_array, store_state
-from refml_fast.tree import grow, kernels
+from refml_fast.tree import grow, histogram, kernels
 
 INT_FIELDS = ("children_left", "children_right", "feature", "n_node_samples")
 
@@ -138,6 +138,18 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
         store_state(rng, state)
         return self._tree_from_arrays(nodes[:node_count], thresholds[:node_count],
                                       values[:node_count], settings["criterion"])
+
+    @staticmethod
+    def _bin_edges(X, weights, max_bins):
+        return histogram.bin_edges(X[weights > 0.0], max_bins)
+
+    @staticmethod
+    def _binned(X, edges):
+        return histogram.binned(X, edges)
+
+    @staticmethod
+    def _edge_thresholds(tree, edges):
+        return histogram.edge_thresholds(tree, edges)
 
     def _ranks(self, X, needed):
         """The (d, n) dense ranks of X's columns when ``needed`` (nodes that sort read
