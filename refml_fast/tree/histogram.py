@@ -64,32 +64,31 @@ HISTOGRAM_BINS = 4096   # the widest range of ranks a node's histogram covers
 
 
 @kernel(refcounts=False)
-def scan_histogram(node_rows, ranks_j, X, feature, codes, weights, unit, best_cost, scratch,
-                   best_counts, min_leaf, bins, bin_rows, bin_ends):
+def scan_histogram(node_rows, ranks_j, top, X, feature, codes, weights, unit, best_cost,
+                   scratch, best_counts, min_leaf, bins, bin_rows, bin_ends):
     """``kernels.scan_whole_gini`` without ordering the node's rows: their class weights are
-    counted into one bin per rank (``bins``: (HISTOGRAM_BINS, K), ``bin_rows``: rows per
-    bin, ``bin_ends``: (2, HISTOGRAM_BINS), the lowest and the highest row id of each bin,
-    whose values give the threshold as the ordered rows' would), then the boundaries
-    between non-empty bins are scanned in ascending rank, each bin's class weights moved
-    left at once.  The node's rows come in ascending row ids.
+    counted into one bin per rank 0..top (``top``: the feature's largest rank on the tree's
+    rows, below max_bins in a histogram tree; ``bins``: (HISTOGRAM_BINS, K), ``bin_rows``:
+    rows per bin, ``bin_ends``: (2, HISTOGRAM_BINS), the lowest and the highest row id of
+    each bin, whose values give the threshold as the ordered rows' would), then the
+    boundaries between non-empty bins are scanned in ascending rank, each bin's class
+    weights moved left at once.  The node's rows come in ascending row ids.
 
     The same costs bit for bit: with whole-number weights (total W <= 2^26) every class
     weight, W and sum of squares is an integer below 2^53 at every boundary, whatever the
     order of the additions, and the boundaries are the same (between consecutive distinct
     ranks), met in the same order, with the same row counts for ``min_leaf``.  Returns
     (best cost, rows on the left or -1, threshold, the highest rank on the left), or
-    (best cost, -2, 0.0, 0) when the node's ranks span more than HISTOGRAM_BINS or more
-    than its rows (then ordering the rows costs less: the caller does that instead).
+    (best cost, -2, 0.0, 0) when the node has fewer than twice as many rows as there are
+    bins (then ordering its rows costs less: the caller does that instead).  Measured on
+    forests of 300 trees, 20,000 x 50, two classes, two cores: exact trees 2.55 s ordering
+    every node, 2.60-2.64 with a histogram of the node's own range of ranks wherever it
+    spanned no more than its rows (a pass more to find the range); max_bins=256 2.28 s
+    ordering every node, 1.76-1.79 with the histogram.
     """
     m = node_rows.shape[0]
-    lo = ranks_j[node_rows[0]]
-    hi = lo
-    for p in range(m):
-        r = ranks_j[node_rows[p]]
-        lo = min(lo, r)
-        hi = max(hi, r)
-    span = hi - lo + 1
-    if span > HISTOGRAM_BINS or span > m:
+    span = top + 1
+    if 2 * span > m or span > HISTOGRAM_BINS:
         return best_cost, -2, 0.0, 0
     n_classes = bins.shape[1]
     totals, left = scratch[0], scratch[1]
@@ -102,7 +101,7 @@ def scan_histogram(node_rows, ranks_j, X, feature, codes, weights, unit, best_co
         left[k] = 0.0
     for p in range(m):
         row = node_rows[p]
-        b = ranks_j[row] - lo
+        b = ranks_j[row]
         w = 1.0 if unit else weights[row]
         bins[b, codes[row]] += w
         totals[codes[row]] += w
@@ -157,4 +156,4 @@ def scan_histogram(node_rows, ranks_j, X, feature, codes, weights, unit, best_co
     while bin_rows[following] == 0:
         following += 1
     threshold = midpoint(X[bin_ends[1, best_bin], feature], X[bin_ends[0, following], feature])
-    return best_cost, n_left, threshold, lo + best_bin
+    return best_cost, n_left, threshold, best_bin
