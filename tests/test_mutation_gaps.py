@@ -271,3 +271,48 @@ def test_backtracking_halves_the_step_max_halvings_times_then_gives_up():
     assert accepted is not None and accepted[0] == [last]
     assert solvers._backtrack(objective_below(last / 2.0), steps, [0.0], 1.0, [-1.0], [1.0],
                               -1.0) is None
+
+
+def test_far_from_the_means_the_posterior_still_has_every_class():
+    """x so far out (1e160) that the squared Mahalanobis distances overflow: the posterior
+    comes from differences of log scores (a fault left out the last class's), and along
+    the line of the means it is 1 for the class whose mean lies furthest out."""
+    from refml.bayes import GaussianClasses
+
+    model = GaussianClasses([0.3, 0.3, 0.4], [[0.0], [1.0], [2.0]], [[[1.0]]] * 3)
+    posterior = model.posterior([1e160])
+    assert posterior == [0.0, 0.0, 1.0]
+    assert model.posterior([-1e160]) == [1.0, 0.0, 0.0]
+
+
+def test_blands_rule_enters_the_first_column_with_a_negative_reduced_cost():
+    """Every column but the right-hand side (the last) may enter (a fault left out the
+    last variable column, ending phase I early)."""
+    from fractions import Fraction
+
+    from refml.linear.separability import bland_entering
+
+    assert bland_entering([Fraction(1), Fraction(0), Fraction(-2), Fraction(-5)]) == 2
+    assert bland_entering([Fraction(1), Fraction(0), Fraction(-1), Fraction(7)]) == 2
+    assert bland_entering([Fraction(1), Fraction(0), Fraction(0), Fraction(-3)]) is None
+
+
+def test_a_pair_whose_decision_is_exactly_zero_votes_for_its_second_class():
+    """LIBSVM's rule: pair (i, j) votes c_j where f_ij(x) >= 0 (a fault gave a zero
+    decision to c_i)."""
+    from refml.svm.one_vs_one import votes
+
+    # three classes: pairs (0, 1), (0, 2), (1, 2); one row
+    assert votes(3, [[0.0], [-1.0], [-1.0]]) == [[1, 2, 0]]
+    assert votes(3, [[0.0], [0.0], [0.0]]) == [[0, 1, 2]]
+
+
+def test_a_newton_direction_that_is_not_a_descent_is_not_taken():
+    """tau = 0 when G_F' delta >= 0, the slope exactly 0 included (a fault stepped along
+    a direction of zero slope, to the nearest bound)."""
+    from refml.svm.smo_newton import newton_length
+
+    assert newton_length([0, 1], [0.0, 0.0], [1.0, -1.0], [0.5, 0.5], 1.0) == (0.0, -1)
+    assert newton_length([0, 1], [1.0, 1.0], [1.0, -1.0], [0.5, 0.5], 1.0) == (0.0, -1)
+    tau, hit = newton_length([0, 1], [-1.0, 0.0], [1.0, -1.0], [0.5, 0.5], 1.0)
+    assert tau == 0.5 and hit in (0, 1)
