@@ -3,8 +3,8 @@
 - Predictions: ``parity_theorem`` on random data (duplicates, exact ties, one feature, K = 2..5,
   string labels) with random hyper-parameters, for BaggingClassifier (default trees, shallow
   entropy trees, or 1-NN members fitted on the drawn rows themselves), RandomForestClassifier
-  (refml_fast often on 2 threads, exact or histogram trees) and AdaBoostClassifier (stumps or deeper trees); labels
-  and predict_proba / decision_function must agree.
+  (refml_fast often on 2 threads, exact or histogram trees) and AdaBoostClassifier (stumps
+  or deeper trees); labels and predict_proba / decision_function must agree.
 - Float for float with sample weights (unit, integers with zeros, reals): every member's
   ``tree_`` (children, features, thresholds, class totals), AdaBoost's alpha_m and err_m,
   predict_proba and decision_function must be *equal* between refml (members fitted in

@@ -23,8 +23,8 @@ The caller picks the way per tree (``settings[3]``; ``refml_fast.tree.sorts_at_n
 import numpy as np
 
 from refml_fast.core.random import randbelow
-from refml_fast.tree.histogram import HISTOGRAM_BINS, scan_histogram
 from refml_fast.runtime.options import kernel
+from refml_fast.tree.histogram import HISTOGRAM_BINS, scan_histogram
 from refml_fast.tree.kernels import (
     FEATURE,
     LEAF,

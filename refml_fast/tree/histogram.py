@@ -92,23 +92,10 @@ def scan_histogram(node_rows, ranks_j, top, X, feature, codes, weights, unit, be
         return best_cost, -2, 0.0, 0
     n_classes = bins.shape[1]
     totals, left = scratch[0], scratch[1]
-    for b in range(span):
-        bin_rows[b] = 0
-        for k in range(n_classes):
-            bins[b, k] = 0.0
+    count_into_bins(node_rows, ranks_j, codes, weights, unit, span, bins, bin_rows, bin_ends,
+                    totals)
     for k in range(n_classes):
-        totals[k] = 0.0
         left[k] = 0.0
-    for p in range(m):
-        row = node_rows[p]
-        b = ranks_j[row]
-        w = 1.0 if unit else weights[row]
-        bins[b, codes[row]] += w
-        totals[codes[row]] += w
-        if bin_rows[b] == 0:
-            bin_ends[0, b] = row
-        bin_rows[b] += 1
-        bin_ends[1, b] = row
     total = 0.0
     squares_right = 0.0
     for k in range(n_classes):
@@ -157,3 +144,26 @@ def scan_histogram(node_rows, ranks_j, top, X, feature, codes, weights, unit, be
         following += 1
     threshold = midpoint(X[bin_ends[1, best_bin], feature], X[bin_ends[0, following], feature])
     return best_cost, n_left, threshold, best_bin
+
+
+@kernel(refcounts=False)
+def count_into_bins(node_rows, ranks_j, codes, weights, unit, span, bins, bin_rows, bin_ends,
+                    totals):
+    """The node's histogram for ``scan_histogram``: class weights and rows of bins
+    0..span-1, the lowest and highest row id of each, and the class totals."""
+    for b in range(span):
+        bin_rows[b] = 0
+        for k in range(bins.shape[1]):
+            bins[b, k] = 0.0
+    for k in range(totals.shape[0]):
+        totals[k] = 0.0
+    for p in range(node_rows.shape[0]):
+        row = node_rows[p]
+        b = ranks_j[row]
+        w = 1.0 if unit else weights[row]
+        bins[b, codes[row]] += w
+        totals[codes[row]] += w
+        if bin_rows[b] == 0:
+            bin_ends[0, b] = row
+        bin_rows[b] += 1
+        bin_ends[1, b] = row
