@@ -1,6 +1,6 @@
 """Histogram trees (``max_bins``, refml.tree.histogram): the bins' edges at quantiles, the
-codes, the thresholds at the edges, a forest's edges computed once, and refml_fast's
-histogram split search giving the sorted scan's trees."""
+codes, the thresholds at the edges, a forest's edges computed once, and both packages'
+histogram trees equal."""
 
 import pytest
 
@@ -98,15 +98,14 @@ def test_a_forest_cuts_its_edges_once_from_all_its_rows(lib):
 
 
 @pytest.mark.fast
-@pytest.mark.parametrize("params", [{"max_features": "sqrt", "random_state": 1},
+@pytest.mark.parametrize("params", [{"max_features": "sqrt", "random_state": 1, "max_bins": 64},
                                     {"max_features": 2, "random_state": 5, "max_bins": 12},
                                     {"max_features": "sqrt", "random_state": 3,
-                                     "min_samples_leaf": 4}])
-def test_the_histogram_scan_gives_the_sorted_scans_tree(params):
-    """A tree that searches a fraction of the features with the Gini criterion and whole
-    weights scans by histogram where a node's ranks span no more values than its rows
-    (refml_fast.tree.histogram.scan_histogram): rounded data with many ties, unit and
-    integer weights; refml's tree_ float for float."""
+                                     "min_samples_leaf": 4, "max_bins": 256}])
+def test_histogram_trees_of_both_packages_are_equal_with_ties_and_weights(params):
+    """Histogram trees searching a fraction of the features (sorting each node's rows by
+    bin): rounded data with many ties, unit and integer weights; refml's tree_ float for
+    float."""
     import numpy as np
 
     import refml

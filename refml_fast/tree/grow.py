@@ -24,7 +24,6 @@ import numpy as np
 
 from refml_fast.core.random import randbelow
 from refml_fast.runtime.options import kernel
-from refml_fast.tree.histogram import HISTOGRAM_BINS, scan_histogram
 from refml_fast.tree.kernels import (
     FEATURE,
     LEAF,
@@ -160,16 +159,12 @@ def counting_pass(src_rows, src_ranks, dst_rows, dst_ranks, m, lo, shift, mask, 
 @kernel(refcounts=False)
 def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, counts, codes,
                weights, start, end, criterion, whole_gini, selected, scratch, best_counts,
-               min_leaf, bins, bin_rows, bin_ends, tops):
+               min_leaf):
     """(feature, rows on the left, threshold, highest rank on the left) of the best split of
     the node [start, end), feature -1 if none; features in increasing j, strict improvement
     only.  Each searched feature's rows in (rank, row id) order are its presorted segment,
     or, when the tree sorts at its nodes, ``rows[start:end]`` (ascending row ids) ordered
-    by ``order_by_rank`` into ``buffers`` (4 rows of n_kept).  Sorting at nodes with the
-    Gini criterion and whole-number weights, a feature with at most half as many ranks on
-    the tree's rows as the node has rows is scanned by histogram instead
-    (``scan_histogram``, the same costs, in ``bins``, ``bin_rows`` and ``bin_ends``;
-    ``tops``: each feature's largest rank on the tree's rows)."""
+    by ``order_by_rank`` into ``buffers`` (4 rows of n_kept)."""
     n_node = end - start
     best_cost = np.inf
     best_feature = LEAF
@@ -179,19 +174,6 @@ def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, coun
     for j in range(selected.shape[0]):
         if not selected[j]:
             continue
-        if sorting and whole_gini:
-            cost, n_left, threshold, top = scan_histogram(
-                rows[start:end], ranks[j], tops[j], X, j, codes, weights, whole_gini == 2,
-                best_cost,
-                scratch, best_counts, min_leaf, bins, bin_rows, bin_ends)
-            if n_left != -2:
-                if n_left >= 0:
-                    best_cost = cost
-                    best_feature = j
-                    best_n_left = n_left
-                    best_threshold = threshold
-                    boundary = top
-                continue
         if sorting:
             node_rows, node_ranks = buffers[0, :n_node], buffers[1, :n_node]
             order_by_rank(ranks[j], rows[start:end], node_rows, node_ranks, buffers[2],
@@ -322,13 +304,6 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     rows = kept_rows.copy()  # sorting: every node's rows, in its segment
     buffers = np.empty((4, n_rows if sorting else 0), dtype=kept_rows.dtype)
     buckets = np.empty(MAX_BUCKETS + 2, dtype=np.int64)
-    n_bins = HISTOGRAM_BINS if sorting and whole_gini else 0
-    bins = np.empty((n_bins, n_classes))
-    bin_rows = np.empty(n_bins, dtype=np.int64)
-    bin_ends = np.empty((2, n_bins), dtype=kept_rows.dtype)
-    tops = np.zeros(n_features if n_bins else 0, dtype=np.int64)
-    for j in range(tops.shape[0]):      # over all rows of X: at least the kept rows' largest
-        tops[j] = ranks[j].max()
     node_count = 0
     while n_pending > 0:
         n_pending -= 1
@@ -352,8 +327,7 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
                         order, selected)
         feature, n_left, threshold, boundary = find_split(
             X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets, codes, weights,
-            start, end, criterion, whole_gini, selected, scratch, best_counts, min_leaf, bins,
-            bin_rows, bin_ends, tops)
+            start, end, criterion, whole_gini, selected, scratch, best_counts, min_leaf)
         if feature == LEAF:
             continue
         if sorting:
