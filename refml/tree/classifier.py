@@ -374,18 +374,24 @@ class DecisionTreeClassifier(WeightedClassifier):
         self.tree_ = self._prune(grown)
 
     # --- histogram trees (max_bins) --------------------------------------------------------
-    @staticmethod
-    def _bin_edges(X, weights, max_bins):
+    _bins = _histogram       # the module of bin_edges, binned, edge_thresholds (refml_fast's)
+
+    @classmethod
+    def _bin_edges(cls, X, weights, max_bins):
         """The bins' edges of every feature, from the rows of positive weight."""
-        return _histogram.bin_edges([x for x, w in zip(X, weights) if w > 0.0], max_bins)
+        return cls._bins.bin_edges(cls._positive_rows(X, weights), max_bins)
 
     @staticmethod
-    def _binned(X, edges):
-        return _histogram.binned(X, edges)
+    def _positive_rows(X, weights):
+        return [x for x, w in zip(X, weights) if w > 0.0]
 
-    @staticmethod
-    def _edge_thresholds(tree, edges):
-        return _histogram.edge_thresholds(tree, edges)
+    @classmethod
+    def _binned(cls, X, edges):
+        return cls._bins.binned(X, edges)
+
+    @classmethod
+    def _edge_thresholds(cls, tree, edges):
+        return cls._bins.edge_thresholds(tree, edges)
 
     def _grow(self, X, codes, weights, settings, rng):
         """The unpruned tree on the rows of positive weight."""

@@ -139,17 +139,11 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
         return self._tree_from_arrays(nodes[:node_count], thresholds[:node_count],
                                       values[:node_count], settings["criterion"])
 
-    @staticmethod
-    def _bin_edges(X, weights, max_bins):
-        return histogram.bin_edges(X[weights > 0.0], max_bins)
+    _bins = histogram
 
     @staticmethod
-    def _binned(X, edges):
-        return histogram.binned(X, edges)
-
-    @staticmethod
-    def _edge_thresholds(tree, edges):
-        return histogram.edge_thresholds(tree, edges)
+    def _positive_rows(X, weights):
+        return X[weights > 0.0]
 
     def _ranks(self, X, needed):
         """The (d, n) dense ranks of X's columns when ``needed`` (nodes that sort read
