@@ -316,3 +316,40 @@ def test_a_newton_direction_that_is_not_a_descent_is_not_taken():
     assert newton_length([0, 1], [1.0, 1.0], [1.0, -1.0], [0.5, 0.5], 1.0) == (0.0, -1)
     tau, hit = newton_length([0, 1], [-1.0, 0.0], [1.0, -1.0], [0.5, 0.5], 1.0)
     assert tau == 0.5 and hit in (0, 1)
+
+
+def test_an_empty_adaboost_ensemble_gives_equal_probabilities():
+    """No stump beats chance on XOR rows: the ensemble is empty, every score 0, and
+    predict_proba is 1/2 for both classes (a fault divided 0 by a zero weight total)."""
+    import warnings
+
+    from refml import AdaBoostClassifier
+
+    X, y = [[0.0], [0.0], [1.0], [1.0]], [0, 1, 0, 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = AdaBoostClassifier(n_estimators=3).fit(X, y)
+    assert len(model.estimators_) == 0
+    assert model.predict_proba([[0.0], [1.0]]) == [[0.5, 0.5], [0.5, 0.5]]
+
+
+def test_the_closed_form_bayes_risk_reports_no_error():
+    """Two Gaussian classes with one covariance: R* in closed form, its error bound 0 (a
+    fault reported 1)."""
+    from refml.bayes import GaussianClasses
+
+    model = GaussianClasses([0.5, 0.5], [[0.0, 0.0], [2.0, 0.0]], [[[1.0, 0.0], [0.0, 1.0]]] * 2)
+    value, error = model.bayes_risk(return_error=True)
+    assert error == 0.0 and abs(value - 0.15865525393145707) < 1e-12      # Phi(-1)
+
+
+def test_a_class_constant_in_the_first_feature_names_feature_0(lib):
+    """The first feature's own variance is 0 in a class: QDA names feature 0 (a fault
+    began the search at the 2 x 2 block and named feature 1)."""
+    import pytest
+
+    rng = Generator(13)
+    X = [[0.0 if i % 2 == 0 else rng.normal(), rng.normal()] for i in range(30)]
+    y = [i % 2 for i in range(30)]
+    with pytest.raises(ValueError, match=r"feature 0 \(0-based\)"):
+        lib.QuadraticDiscriminantAnalysis().fit(X, y)
