@@ -205,14 +205,15 @@ def cells():
     return grid
 
 
+def forest(trees, more=""):
+    """The source of a forest of ``trees`` trees on every core (``more``: other arguments)."""
+    return f"RandomForestClassifier(n_estimators={trees}, n_jobs=-1, random_state=0{more})"
+
 
 def other_cells():
     """A second grid of 43 shapes, none of them in ``cells()``, to check that the first is
     not the only place refml_fast is fast (``--grid --other``)."""
     tree = ("DecisionTreeClassifier()", "DecisionTreeClassifier(random_state=0)")
-
-    def forest(trees):
-        return f"RandomForestClassifier(n_estimators={trees}, n_jobs=-1, random_state=0)"
 
     return [
         knn_cell(5_000, 2, 2, 5_000), knn_cell(50_000, 4, 5, 10_000),
@@ -267,9 +268,6 @@ def onedal_cells():
     """The six shapes where scikit-learn-intelex (oneDAL) was ahead of refml_fast when issue
     39 was filed (``--grid --onedal``), more of each family around them, and the forests
     again with refml_fast's histogram trees."""
-    def forest(trees):
-        return f"RandomForestClassifier(n_estimators={trees}, n_jobs=-1, random_state=0)"
-
     return [
         svc_cell("linear", 20_000, 50, 2.0),
         svc_cell("rbf", 5_000, 50, 2.0, C=10.0),
@@ -285,11 +283,11 @@ def onedal_cells():
         # refml_fast's histogram trees (max_bins, opt-in) against oneDAL's, which bin by
         # default (256 bins); scikit-learn's exact forest for reference
         blob_cell("forest 300 trees 20,000 x 50 K=2 max_bins=256", 20_000, 50, 2, 2.0, 50,
-                  forest(300)[:-1] + ", max_bins=256)", forest(300)),
+                  forest(300, ", max_bins=256"), forest(300)),
         blob_cell("forest 50 trees 200,000 x 10 K=5 max_bins=256", 200_000, 10, 5, 2.0, 51,
-                  forest(50)[:-1] + ", max_bins=256)", forest(50)),
+                  forest(50, ", max_bins=256"), forest(50)),
         blob_cell("forest 100 trees 50,000 x 20 K=3 max_bins=256", 50_000, 20, 3, 2.0, 3,
-                  forest(100)[:-1] + ", max_bins=256)", forest(100)),
+                  forest(100, ", max_bins=256"), forest(100)),
     ]
 
 

@@ -288,7 +288,7 @@ class RandomForestClassifier(BaggingClassifier):
         if self.max_bins is None:
             return X
         self._member_edges = self._tree_class._bin_edges(X, weights, int(self.max_bins))
-        return self._tree_class._binned(X, self._member_edges)
+        return self._tree_class._bins.binned(X, self._member_edges)
 
 
 def check_n_jobs(n_jobs):

@@ -367,10 +367,10 @@ class DecisionTreeClassifier(WeightedClassifier):
         edges = self.__dict__.pop("_given_edges", None)   # a forest's: X holds its codes
         if edges is None and self.max_bins is not None:
             edges = self._bin_edges(X, weights, int(self.max_bins))
-            X = self._binned(X, edges)
+            X = self._bins.binned(X, edges)
         grown = self._grow(X, codes, self._relative_weights(weights), settings, rng)
         if edges is not None:
-            grown = self._edge_thresholds(grown, edges)
+            grown = self._bins.edge_thresholds(grown, edges)
         self.tree_ = self._prune(grown)
 
     # --- histogram trees (max_bins) --------------------------------------------------------
@@ -384,14 +384,6 @@ class DecisionTreeClassifier(WeightedClassifier):
     @staticmethod
     def _positive_rows(X, weights):
         return [x for x, w in zip(X, weights) if w > 0.0]
-
-    @classmethod
-    def _binned(cls, X, edges):
-        return cls._bins.binned(X, edges)
-
-    @classmethod
-    def _edge_thresholds(cls, tree, edges):
-        return cls._bins.edge_thresholds(tree, edges)
 
     def _grow(self, X, codes, weights, settings, rng):
         """The unpruned tree on the rows of positive weight."""
