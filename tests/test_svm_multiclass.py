@@ -176,3 +176,54 @@ def test_pairs_on_threads_fit_what_the_loop_fits(monkeypatch, kernel):
     for name in ("support_", "n_support_", "dual_coef_", "intercept_", "n_iter_"):
         assert np.array_equal(getattr(threaded, name), getattr(looped, name)), name
     assert np.array_equal(threaded.decision_function(X), looped.decision_function(X))
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("kernel", ["rbf", "poly"])
+def test_pair_scores_find_each_pairs_support_vectors_among_the_models(kernel):
+    """refml_fast scores all pairs from one kernel value per support vector of the model:
+    each pair's support vectors and coefficients are found, in the pair's order, among the
+    model's (those serving several pairs once)."""
+    import numpy as np
+
+    import refml_fast
+
+    X, y = blobs(5, 40, 3, 1.5, 7)
+    X, y = np.array(X), np.array(y)
+    model = refml_fast.SVC(kernel=kernel, C=3.0).fit(X, y)
+    starts, positions, coefficients, SV = model._pair_layout()
+    assert len(starts) == 11 and len(positions) > len(SV)          # shared support vectors
+    for p, pair in enumerate(model.estimators_):
+        own = slice(starts[p], starts[p + 1])
+        assert np.array_equal(SV[positions[own]], pair.support_vectors_)
+        assert np.array_equal(coefficients[own], pair.dual_coef_)
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("kernel", ["rbf", "poly"])
+def test_pair_scores_equal_each_pairs_own_scores(monkeypatch, kernel):
+    """Both thread twins of the shared pair scores give every pair's own binary floats, and a
+    model whose pairs are not found among its support vectors scores pair by pair."""
+    import numpy as np
+
+    import refml_fast
+    from refml_fast.svm import pair_scores
+    from refml_fast.svm import svc as fast_svc
+
+    X, y = blobs(5, 40, 3, 1.5, 7)
+    X, y = np.array(X), np.array(y)
+    model = refml_fast.SVC(kernel=kernel, C=3.0, decision_function_shape="ovo").fit(X, y)
+    each_pair = -np.column_stack([pair._decision_values(X) for pair in model.estimators_])
+    for twin in ("pair_scores", "pair_scores_parallel"):
+        calls = []
+        monkeypatch.setattr(fast_svc, "run_parallel", lambda parallel, serial, size, *args,
+                            twin=twin, **kw: calls.append(twin) or getattr(pair_scores, twin)(
+                                *args))
+        assert np.array_equal(model.decision_function(X), each_pair)
+        assert calls == [twin]
+    monkeypatch.undo()
+    model.estimators_[3].support_vectors_ = model.estimators_[3].support_vectors_ + 1.0
+    assert model._pair_layout() is None
+    shifted = -np.column_stack([pair._decision_values(X) for pair in model.estimators_])
+    assert not np.array_equal(shifted, each_pair)
+    assert np.array_equal(model.decision_function(X), shifted)

@@ -20,6 +20,7 @@ from refml_fast.runtime.options import kernel
 from refml_fast.runtime.threads import run_parallel
 from refml_fast.svm import gram as _gram
 from refml_fast.svm import kernel_rows as _kernel_rows
+from refml_fast.svm import pair_scores as _pair_scores
 from refml_fast.svm import smo as _smo
 
 # About the serial seconds of a score's parts (``_raw_scores``), one core, measured: a term of a
@@ -109,15 +110,19 @@ class SVC(FastMixin, reference.SVC):
         _gram.primal_coef(self.dual_coef_, self.support_vectors_, beta)
         return beta
 
+    def _kernel_seconds(self, X, n_values):
+        """About the serial seconds of ``n_values`` kernel values a row of X (``_raw_scores``)."""
+        n, d = X.shape
+        return n * n_values * (d * LANE_TERM_SECONDS + (       # libm's exp a value for rbf
+            EXP_SECONDS if self.kernel == "rbf" else POWER_SECONDS))
+
     def _raw_scores(self, X):
         scores = np.empty(X.shape[0])
         coef = self.coef_ if self.kernel == "linear" else np.empty(0)
-        n, d = X.shape
         if self.kernel == "linear":
-            seconds = n * d * LINEAR_SCORE_SECONDS
-        else:                               # libm's exp a value for rbf
-            seconds = n * len(self.dual_coef_) * (d * LANE_TERM_SECONDS + (
-                EXP_SECONDS if self.kernel == "rbf" else POWER_SECONDS))
+            seconds = X.shape[0] * X.shape[1] * LINEAR_SCORE_SECONDS
+        else:
+            seconds = self._kernel_seconds(X, len(self.dual_coef_))
         run_parallel(_gram.raw_scores_parallel, _gram.raw_scores, seconds / SCORES_FROM,
                      X, _gram.KERNEL_CODES[self.kernel], coef, self.dual_coef_,
                      np.ascontiguousarray(self.support_vectors_), self.gamma_, self.degree,
@@ -159,6 +164,49 @@ class SVC(FastMixin, reference.SVC):
         codes = np.asarray(codes)
         rows = np.flatnonzero((codes == i) | (codes == j))
         return rows, (codes[rows] == j).astype(np.int64)
+
+    def _pair_decisions(self, X):
+        """Every pair's f_ij(x) from one kernel value per support vector of the model and row
+        (``pair_scores``, as LIBSVM predicts), not one per pair it serves: the pair models'
+        own floats.  The linear kernel (each pair its own beta) goes pair by pair, as does a
+        model whose pairs' support vectors are not found among its own."""
+        layout = None if self.kernel == "linear" else self._pair_layout()
+        if layout is None:
+            return super()._pair_decisions(X)
+        starts, positions, coefficients, SV = layout
+        out = np.empty((len(starts) - 1, X.shape[0]))
+        seconds = (self._kernel_seconds(X, len(SV))
+                   + X.shape[0] * len(positions) * LANE_TERM_SECONDS)
+        run_parallel(_pair_scores.pair_scores_parallel, _pair_scores.pair_scores,
+                     seconds / SCORES_FROM, X, _gram.KERNEL_CODES[self.kernel], SV,
+                     self.gamma_, self.degree, float(self.coef0), starts, positions,
+                     coefficients, out, unit_seconds=2e-4)
+        return [out[p] + model.intercept_ for p, model in enumerate(self.estimators_)]
+
+    def _pair_layout(self):
+        """(starts, positions, coefficients, SV) for ``pair_scores``: pair (i, j)'s support
+        vectors are the model's of class c_i with a coefficient in row j - 1 of
+        ``dual_coef_`` and those of c_j with one in row i (``one_vs_one``), in the order of
+        their training rows, which is the pair's own; None when they are not the pair
+        model's support vectors."""
+        SV = np.ascontiguousarray(self.support_vectors_, dtype=np.float64)
+        dual, support = np.asarray(self.dual_coef_), np.asarray(self.support_)
+        block = np.concatenate([[0], np.cumsum(self.n_support_)])
+        starts, positions, coefficients = [0], [], []
+        for (i, j), model in zip(one_vs_one.pairs(len(self.classes_)), self.estimators_):
+            found = np.concatenate([
+                block[i] + np.flatnonzero(dual[j - 1, block[i]:block[i + 1]] != 0.0),
+                block[j] + np.flatnonzero(dual[i, block[j]:block[j + 1]] != 0.0)])
+            found = found[np.argsort(support[found], kind="stable")]
+            own = np.asarray(model.dual_coef_, dtype=np.float64)
+            if own.shape != found.shape or not np.array_equal(SV[found],
+                                                               model.support_vectors_):
+                return None
+            starts.append(starts[-1] + len(found))
+            positions.append(found)
+            coefficients.append(own)
+        return (np.asarray(starts, dtype=np.int64), np.concatenate(positions).astype(np.int64),
+                np.concatenate(coefficients), SV)
 
     def _votes(self, decisions):
         counts = np.zeros((decisions[0].shape[0], len(self.classes_)), dtype=np.int64)
