@@ -7,7 +7,9 @@ The dual of [Yan] ("Dual problem: non-separable data"), written as a minimisatio
     s.t.      sum_i alpha_i y_i = 0,   0 <= alpha_i <= C        (C = inf: the hard margin)
 
 with K(x, z) = x'z in the lecture; "rbf" exp(-gamma ||x - z||^2) and "poly"
-(gamma x'z + coef0)^degree go beyond it (the dual only needs inner products).
+(gamma x'z + coef0)^degree go beyond it (the dual only needs inner products).  rbf's
+exponential is refml.core.exponential's, within a unit in the last place of libm's, so that
+refml_fast reproduces every kernel value while computing several at once.
 
 SMO (Platt, 1998) moves two multipliers at a time, which is the smallest move that keeps
 sum alpha_i y_i = 0.  The gradient G = Q alpha - 1 is kept up to date (G = -1 at alpha = 0).
@@ -54,6 +56,7 @@ packages choose the same pairs, shrink the same points and return the same alpha
 import math
 
 from refml.core import linalg
+from refml.core.exponential import exp_nonpositive
 from refml.svm.smo_newton import NEWTON_WORK, newton_direction, newton_length
 
 KERNELS = ("linear", "rbf", "poly")
@@ -70,7 +73,8 @@ def kernel_value(kernel, u, v, gamma, degree, coef0):
     if kernel == "linear":
         return linalg.dot(u, v)                                   # u'v
     if kernel == "rbf":
-        return math.exp(-gamma * linalg.squared_distance(u, v))    # exp(-gamma ||u - v||^2)
+        # exp(-gamma ||u - v||^2), e^x by a fixed recipe (refml.core.exponential)
+        return exp_nonpositive(-gamma * linalg.squared_distance(u, v))
     base = gamma * linalg.dot(u, v) + coef0                      # (gamma u'v + coef0)^degree
     value = 1.0
     for _ in range(degree):                                      # degree products, in order

@@ -1,16 +1,16 @@
 """Kernel values k(u, v), rows of the Gram matrix, scores and gamma as Numba kernels.
 
 The float operations of refml's SVM in refml's order (see ``smo``): K(x_i, x_t)
-accumulates feature by feature from 0.0; rbf is exp(-gamma * s); poly is
+accumulates feature by feature from 0.0; rbf is exp(-gamma * s) (refml.core.exponential's
+e^x, ``exponential.exp_nonpositive`` here, which loops vectorise); poly is
 (gamma * s + coef0) multiplied ``degree`` times from 1.0.  Kernels are chosen by the integer
 codes of ``KERNEL_CODES``.
 """
 
-import math
-
 import numpy as np
 from numba import prange
 
+from refml_fast.core.exponential import exp_lanes, exp_nonpositive
 from refml_fast.runtime.lanes import LANES, lane, line_aligned_zeros, load, splat
 from refml_fast.runtime.options import kernel
 
@@ -25,7 +25,7 @@ def kernel_pair(u, v, code, gamma, degree, coef0):
         for k in range(u.shape[0]):
             difference = u[k] - v[k]
             total += difference * difference
-        return math.exp(-gamma * total)
+        return exp_nonpositive(-gamma * total)
     for k in range(u.shape[0]):
         total += u[k] * v[k]
     if code == 0:
@@ -60,7 +60,7 @@ def four_terms(code, x0, x1, x2, x3, ZT, k, t, s):
 def kernel_value(code, s, gamma, degree, coef0):
     """K from the sum s: exp(-gamma s) for rbf, s for linear, poly's power for poly."""
     if code == 1:
-        return math.exp(-gamma * s)
+        return exp_nonpositive(-gamma * s)
     if code == 2:
         return poly_value(s, gamma, degree, coef0)
     return s
@@ -106,8 +106,7 @@ def primal_coef(dual_coef, support_vectors, beta):
 
 
 @kernel(refcounts=False)
-def raw_scores_rows(X, first, end, code, coef, dual_coef, SV, gamma, degree, coef0, XB,
-                    values, out):
+def raw_scores_rows(X, first, end, code, coef, dual_coef, SV, gamma, degree, coef0, XB, out):
     """Rows first..end-1 of ``raw_scores``: beta'x for the linear kernel, each sum feature by
     feature; for the others, eight rows at a time in the lanes of a vector (``lanes``).
     XB (d x 8, ``lanes.line_aligned_zeros``) holds the eight rows transposed, so that lane l
@@ -115,8 +114,7 @@ def raw_scores_rows(X, first, end, code, coef, dual_coef, SV, gamma, degree, coe
     (x_sk - x_k)^2 for rbf, x_sk x_k for poly), four support vectors at once; then the
     kernel's value lane by lane, and each row's total adds a_s K(x_s, x) in the support
     vectors' order from 0.0.  The same floats as refml's ``_raw_scores``, a row in each lane
-    (lanes past the last row hold zeros and are not written).  ``values`` (4 x 8) is
-    scratch for the rbf values, which come from libm's exp one at a time."""
+    (lanes past the last row hold zeros and are not written)."""
     if code == 0:
         for r in range(first, end):
             total = 0.0
@@ -137,19 +135,14 @@ def raw_scores_rows(X, first, end, code, coef, dual_coef, SV, gamma, degree, coe
         while s < n_sv:
             if s + 4 <= n_sv:
                 a0, a1, a2, a3 = sums4(code, XB, SV, s, d)
-                total = add_values(total, a0, dual_coef[s], code, gamma, degree, coef0, values,
-                                   0)
-                total = add_values(total, a1, dual_coef[s + 1], code, gamma, degree, coef0,
-                                   values, 1)
-                total = add_values(total, a2, dual_coef[s + 2], code, gamma, degree, coef0,
-                                   values, 2)
-                total = add_values(total, a3, dual_coef[s + 3], code, gamma, degree, coef0,
-                                   values, 3)
+                total = add_values(total, a0, dual_coef[s], code, gamma, degree, coef0)
+                total = add_values(total, a1, dual_coef[s + 1], code, gamma, degree, coef0)
+                total = add_values(total, a2, dual_coef[s + 2], code, gamma, degree, coef0)
+                total = add_values(total, a3, dual_coef[s + 3], code, gamma, degree, coef0)
                 s += 4
             else:
                 a0 = sums1(code, XB, SV, s, d)
-                total = add_values(total, a0, dual_coef[s], code, gamma, degree, coef0, values,
-                                   0)
+                total = add_values(total, a0, dual_coef[s], code, gamma, degree, coef0)
                 s += 1
         for lane_index in range(count):
             out[r0 + lane_index] = lane(total, lane_index)
@@ -188,14 +181,11 @@ def sums1(code, XB, SV, s, d):
 
 
 @kernel(inline=True, refcounts=False)
-def add_values(total, sums, coefficient, code, gamma, degree, coef0, values, slot):
-    """total + a_s K lane by lane, K from the sums: exp(-gamma s) (libm's, a lane at a time,
-    through ``values[slot]``) for rbf, (gamma s + coef0)^degree (``poly_value``'s products)
-    otherwise."""
+def add_values(total, sums, coefficient, code, gamma, degree, coef0):
+    """total + a_s K lane by lane, K from the sums: exp(-gamma s) (``exp_lanes``) for rbf,
+    (gamma s + coef0)^degree (``poly_value``'s products) otherwise."""
     if code == 1:
-        for lane_index in range(LANES):
-            values[slot, lane_index] = math.exp(-gamma * lane(sums, lane_index))
-        kernel_values = load(values, slot, 0)
+        kernel_values = exp_lanes(splat(-gamma) * sums)
     else:
         base = splat(gamma) * sums + splat(coef0)
         kernel_values = splat(1.0)
@@ -209,7 +199,7 @@ def raw_scores(X, code, coef, dual_coef, SV, gamma, degree, coef0, out):
     """f(x) - beta_0 for every row: beta'x (linear) or sum_s a_s K(x_s, x), s in order
     (``SV``: the support vectors, n_SV x d)."""
     raw_scores_rows(X, 0, X.shape[0], code, coef, dual_coef, SV, gamma, degree, coef0,
-                    line_aligned_zeros(X.shape[1], LANES), line_aligned_zeros(4, LANES), out)
+                    line_aligned_zeros(X.shape[1], LANES), out)
 
 
 SCORE_BLOCK = 64      # rows a block on the threads (a multiple of LANES)
@@ -224,8 +214,7 @@ def raw_scores_parallel(X, code, coef, dual_coef, SV, gamma, degree, coef0, out)
         raw_scores_rows(X, SCORE_BLOCK * block, min(X.shape[0], SCORE_BLOCK * block
                                                     + SCORE_BLOCK),
                         code, coef, dual_coef, SV, gamma, degree, coef0,
-                        line_aligned_zeros(X.shape[1], LANES), line_aligned_zeros(4, LANES),
-                        out)
+                        line_aligned_zeros(X.shape[1], LANES), out)
 
 
 @kernel

@@ -23,10 +23,11 @@ import time
 import numpy as np
 from numba import prange
 
+from refml_fast.core.exponential import exp_nonpositive
 from refml_fast.runtime import threads as _config
 from refml_fast.runtime.lanes import load, store, transpose
 from refml_fast.runtime.options import kernel
-from refml_fast.svm.gram import four_terms, kernel_value, one_term
+from refml_fast.svm.gram import four_terms, one_term, poly_value
 
 CACHE_BYTES = 256 * 2 ** 20
 # A fit's cache mapping, handed back when the fit is done (``give_back``) for the next fit
@@ -45,9 +46,9 @@ HUGE_FROM = 4 * 2 ** 20
 # are computed on the threads when the fit has panels for them: a launch costs about 2 us,
 # such a row 4 us on one thread (rows of 1,846 x 38, poly: a fit of 304 steps 4.4 -> 3.4
 # ms with threads from 50,000 products, as from 30,000; rbf 2,093 x 16: 2.9 ms serial, 2.4
-# from 30,000).  libm's exp, which refml's values come from, costs about as much as 30
-# products.
-THREADS_FROM, EXP_WORK = 30_000, 30
+# from 30,000).  An rbf value's exponential (``exponential.exp_nonpositive``, vectorised:
+# about 1.4 ns) costs about as much as 5 products; libm's had cost about 30.
+THREADS_FROM, EXP_WORK = 30_000, 5
 
 
 def row_cache(n):
@@ -313,9 +314,12 @@ def panel_full(x, ZT, first, count, code, gamma, degree, coef0, out):
         xf = x[f]
         for c in range(count):
             row[c] = one_term(code, xf, ZT, f, c, row[c])
-    if code != 0:                   # linear: the sums are the values
+    if code == 1:                   # a loop of its own, which vectorises (linear: the sums
+        for c in range(count):      # are the values)
+            row[c] = exp_nonpositive(-gamma * row[c])
+    elif code == 2:
         for c in range(count):
-            row[c] = kernel_value(code, row[c], gamma, degree, coef0)
+            row[c] = poly_value(row[c], gamma, degree, coef0)
 
 
 @kernel(refcounts=False)
@@ -339,7 +343,11 @@ def panel_at(x, ZT, first, active, low, high, code, gamma, degree, coef0, out):
         for k in range(low, high):
             t = active[k]
             out[t] = one_term(code, xf, ZT, f, t - first, out[t])
-    if code != 0:
+    if code == 1:
         for k in range(low, high):
             t = active[k]
-            out[t] = kernel_value(code, out[t], gamma, degree, coef0)
+            out[t] = exp_nonpositive(-gamma * out[t])
+    elif code == 2:
+        for k in range(low, high):
+            t = active[k]
+            out[t] = poly_value(out[t], gamma, degree, coef0)

@@ -15,10 +15,9 @@ bit for bit the pair model's own score.
 their a_s = alpha_s y_s.
 """
 
-import math
-
 from numba import prange
 
+from refml_fast.core.exponential import exp_lanes
 from refml_fast.runtime.lanes import LANES, lane, line_aligned_zeros, load, splat, store
 from refml_fast.runtime.options import kernel
 from refml_fast.svm.gram import SCORE_BLOCK, sums1, sums4
@@ -26,12 +25,11 @@ from refml_fast.svm.gram import SCORE_BLOCK, sums1, sums4
 
 @kernel(inline=True, refcounts=False)
 def store_values(sums, code, gamma, degree, coef0, values, row):
-    """values[row] = K's value lane by lane from the lanes of its sums: libm's
-    exp(-gamma s) for rbf (code 1), (gamma s + coef0)^degree by products from 1.0 for
+    """values[row] = K's value lane by lane from the lanes of its sums: exp(-gamma s)
+    (``exp_lanes``) for rbf (code 1), (gamma s + coef0)^degree by products from 1.0 for
     poly (``gram.add_values``' floats)."""
     if code == 1:
-        for lane_index in range(LANES):
-            values[row, lane_index] = math.exp(-gamma * lane(sums, lane_index))
+        store(values, row, 0, exp_lanes(splat(-gamma) * sums))
     else:
         base = splat(gamma) * sums + splat(coef0)
         power = splat(1.0)

@@ -25,10 +25,11 @@ from refml_fast.svm import smo as _smo
 
 # About the serial seconds of a score's parts (``_raw_scores``), one core, measured: a term of a
 # kernel sum in lanes (poly 8,891 x 66 with 13 support vectors: 0.7 ms, 1,431 x 65 with 135:
-# 0.6 ms), libm's exp (rbf 10,000 x 20 with 1,876: 141 ms, nearly all exp), poly's power,
-# a term of beta'x.  The scores go to the threads from SCORES_FROM seconds of it when the
-# cores are free (``run_parallel``; a size of 1 is SCORES_FROM's 0.2 ms).
-LANE_TERM_SECONDS, EXP_SECONDS, POWER_SECONDS = 0.07e-9, 7e-9, 0.5e-9
+# 0.6 ms), rbf's exponential in lanes (``exponential.exp_lanes``: rbf 10,000 x 20 with
+# 1,876, 33 ms in all; 20,000 x 2 with 927, 18 ms), poly's power, a term of beta'x.  The
+# scores go to the threads from SCORES_FROM seconds of it when the cores are free
+# (``run_parallel``; a size of 1 is SCORES_FROM's 0.2 ms).
+LANE_TERM_SECONDS, EXP_SECONDS, POWER_SECONDS = 0.07e-9, 1e-9, 0.5e-9
 LINEAR_SCORE_SECONDS, SCORES_FROM = 0.25e-9, 2e-4
 # More than two classes: the pairs go to the threads from this many training rows (rbf,
 # ten classes, d = 20, best of five fits on two cores: 1,000 rows 7.3 ms in a loop, 11.7
@@ -113,7 +114,7 @@ class SVC(FastMixin, reference.SVC):
     def _kernel_seconds(self, X, n_values):
         """About the serial seconds of ``n_values`` kernel values a row of X (``_raw_scores``)."""
         n, d = X.shape
-        return n * n_values * (d * LANE_TERM_SECONDS + (       # libm's exp a value for rbf
+        return n * n_values * (d * LANE_TERM_SECONDS + (       # an exponential a value for rbf
             EXP_SECONDS if self.kernel == "rbf" else POWER_SECONDS))
 
     def _raw_scores(self, X):
