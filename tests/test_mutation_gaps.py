@@ -353,3 +353,53 @@ def test_a_class_constant_in_the_first_feature_names_feature_0(lib):
     y = [i % 2 for i in range(30)]
     with pytest.raises(ValueError, match=r"feature 0 \(0-based\)"):
         lib.QuadraticDiscriminantAnalysis().fit(X, y)
+
+
+def test_a_monte_carlo_bayes_risk_of_separated_classes_is_zero():
+    """Three Gaussian classes 1,000 standard deviations apart: every posterior is 1.0 in
+    floats, so the Monte Carlo estimate of R* = E[1 - max_k eta_k(X)] is 0.0 exactly (a
+    fault started its sum at 1.0)."""
+    from refml.bayes import GaussianClasses
+
+    identity = [[1.0, 0.0], [0.0, 1.0]]
+    model = GaussianClasses([0.2, 0.3, 0.5], [[0.0, 0.0], [1000.0, 0.0], [0.0, 1000.0]],
+                            [identity] * 3)
+    value, error = model.bayes_risk(n_samples=500, random_state=0, return_error=True)
+    assert value == 0.0 and 0.0 < error < 0.1
+
+
+def test_a_chunk_of_zero_rows_leaves_the_step_to_the_first_chunk_with_a_row(lib):
+    """Without an intercept or a penalty a chunk of zero rows sets no step size C: the
+    first chunk with a non-zero row does, C = 1/L_1 of that chunk (a fault let the zero
+    chunk set C = 1)."""
+    X, y = blobs(n=40, d=3)
+    X = [[10.0 * v for v in row] for row in X]
+    zeros = [[0.0, 0.0, 0.0]] * 6
+    first = lib.LogisticRegression(solver="sgd", fit_intercept=False, random_state=0)
+    first.partial_fit(zeros, [0, 1] * 3, classes=[0, 1]).partial_fit(X, y)
+    alone = lib.LogisticRegression(solver="sgd", fit_intercept=False, random_state=0)
+    alone.partial_fit(X, y, classes=[0, 1])
+    assert alone.learning_rate_ < 0.1
+    assert first.learning_rate_ == alone.learning_rate_
+
+
+def test_the_scale_guard_weighs_c_times_the_largest_kernel_value():
+    """hopeless_scale: float64 cannot meet tol when EPSILON C max K > tol (a fault divided
+    by C): a large C on moderate values is hopeless, a small C on large values is not."""
+    from refml.svm.svc import hopeless_scale
+
+    assert hopeless_scale(1e4, 1e10, 1e-3)            # 2.2e-16 * 1e14 = 0.022 > 1e-3
+    assert not hopeless_scale(1e12, 1e-10, 1e-3)      # 2.2e-16 * 1e2 = 2.2e-14
+    assert not hopeless_scale(1e40, math.inf, 1e-3)   # the hard margin: no C to weigh
+
+
+def test_the_exact_max_margin_accepts_multipliers_below_one():
+    """Two points through the origin, z = (2, 0) and (4, 0.1): the optimum is theta =
+    z_1 / ||z_1||^2 = (1/2, 0) with the single multiplier 1/4, which the exact solve accepts
+    (a fault refused every multiplier below 1 instead of below 0)."""
+    from refml.svm.separator import max_margin_by_support_sets
+    from refml.svm.smo import exact_max_margin
+
+    rows, signs = [[2.0, 0.0], [4.0, 0.1]], [1.0, 1.0]
+    assert exact_max_margin(rows, signs, [0]) == [0.5, 0.0]
+    assert max_margin_by_support_sets(rows, signs) == [0.5, 0.0]
