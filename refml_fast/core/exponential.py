@@ -5,9 +5,11 @@ eight values in the lanes of a vector (``runtime.lanes``).  One at a time, the p
 chain of 26 dependent operations is slower than libm's exp; eight or more at once, about
 five times faster (1.6 against 8.7 ns a value, a vectorised loop over 800,000 values).
 
-The one step written differently is the exact power of two: refml writes 2.0 ** k; here
+The one step written differently is the last: refml rounds 2^k p once with math.ldexp,
+which a vector unit lacks; here p is multiplied by two exact powers of two, the second
+product the only one that rounds (refml.core.exponential says why that is the same float).
 2^k (k a whole number in [-1022, 1023], held as a float) is built from its bits, the
-exponent field k + 1023 above 52 zero bits.  k + SHIFTER (1.5 2^52) is exact and holds k in
+exponent field k + 1023 above 52 zero bits: k + SHIFTER (1.5 2^52) is exact and holds k in
 its lowest bits (two's complement), so adding 1023 and shifting the sum left by 52 leaves
 exactly the bits of 2^k.
 """
@@ -49,37 +51,34 @@ def float_from_bits(typingctx, bits):
     return types.float64(bits), codegen
 
 
-def vector_intrinsic(name):
-    """An intrinsic calling LLVM's ``llvm.NAME`` on float64 lanes (floor; maxnum, the
-    larger of two lanes, as Python's max where neither is NaN)."""
-    arity = 1 if name == "floor" else 2
-
-    def typer(typingctx, *values):
-        if not all(isinstance(v, Lanes) and v.dtype == types.float64 for v in values):
-            return None
-        vector = vector_type(values[0])
-
-        def codegen(context, builder, signature, args):
-            function = cgutils.get_or_insert_function(
-                builder.module, ir.FunctionType(vector, [vector] * arity),
-                f"llvm.{name}.v{values[0].count}f64")
-            return builder.call(function, list(args))
-
-        return values[0](*values), codegen
-
-    if arity == 1:
-        def typer1(typingctx, v):
-            return typer(typingctx, v)
-        typer1.__name__ = f"{name}_lanes"
-        return intrinsic(typer1)
-
-    def typer2(typingctx, u, v):
-        return typer(typingctx, u, v)
-    typer2.__name__ = f"{name}_lanes"
-    return intrinsic(typer2)
+def call_llvm(builder, name, lanes_type, args):
+    """LLVM's intrinsic ``llvm.NAME`` on float64 lanes (floor, maxnum)."""
+    vector = vector_type(lanes_type)
+    function = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(vector, [vector] * len(args)),
+        f"llvm.{name}.v{lanes_type.count}f64")
+    return builder.call(function, list(args))
 
 
-floor_lanes, maxnum_lanes = vector_intrinsic("floor"), vector_intrinsic("maxnum")
+def float64_lanes(*values):
+    return all(isinstance(v, Lanes) and v.dtype == types.float64 for v in values)
+
+
+@intrinsic
+def floor_lanes(typingctx, v):
+    """floor lane by lane (exact)."""
+    if not float64_lanes(v):
+        return None
+    return v(v), lambda context, builder, signature, args: call_llvm(builder, "floor", v, args)
+
+
+@intrinsic
+def maxnum_lanes(typingctx, u, v):
+    """The larger of two lanes, lane by lane: Python's max where neither is NaN."""
+    if not (float64_lanes(u, v) and u == v):
+        return None
+    return u(u, v), lambda context, builder, signature, args: call_llvm(builder, "maxnum", u,
+                                                                       args)
 
 
 @intrinsic
