@@ -124,12 +124,7 @@ def raw_scores_rows(X, first, end, code, coef, dual_coef, SV, gamma, degree, coe
         return
     d, n_sv = X.shape[1], dual_coef.shape[0]
     for r0 in range(first, end, LANES):
-        count = min(LANES, end - r0)
-        for k in range(d):
-            for lane_index in range(count):
-                XB[k, lane_index] = X[r0 + lane_index, k]
-            for lane_index in range(count, LANES):
-                XB[k, lane_index] = 0.0
+        count = rows_into_lanes(X, r0, end, XB)
         total = splat(0.0)
         s = 0
         while s < n_sv:
@@ -146,6 +141,19 @@ def raw_scores_rows(X, first, end, code, coef, dual_coef, SV, gamma, degree, coe
                 s += 1
         for lane_index in range(count):
             out[r0 + lane_index] = lane(total, lane_index)
+
+
+@kernel(inline=True, refcounts=False)
+def rows_into_lanes(X, r0, end, XB):
+    """XB[k, l] = X[r0 + l, k] for the rows r0.. of X before ``end``, at most eight, and
+    0.0 in the lanes past them; returns how many rows were taken."""
+    count = min(LANES, end - r0)
+    for k in range(X.shape[1]):
+        for lane_index in range(count):
+            XB[k, lane_index] = X[r0 + lane_index, k]
+        for lane_index in range(count, LANES):
+            XB[k, lane_index] = 0.0
+    return count
 
 
 @kernel(inline=True, refcounts=False)

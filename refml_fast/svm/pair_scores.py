@@ -20,7 +20,7 @@ from numba import prange
 from refml_fast.core.exponential import exp_lanes
 from refml_fast.runtime.lanes import LANES, lane, line_aligned_zeros, load, splat, store
 from refml_fast.runtime.options import kernel
-from refml_fast.svm.gram import SCORE_BLOCK, sums1, sums4
+from refml_fast.svm.gram import SCORE_BLOCK, rows_into_lanes, sums1, sums4
 
 
 @kernel(inline=True, refcounts=False)
@@ -46,12 +46,7 @@ def pair_scores_rows(X, first, end, code, SV, gamma, degree, coef0, starts, posi
     then each pair's sum of a_s K(x_s, x) from those."""
     d, n_sv = X.shape[1], SV.shape[0]
     for r0 in range(first, end, LANES):
-        count = min(LANES, end - r0)
-        for k in range(d):
-            for lane_index in range(count):
-                XB[k, lane_index] = X[r0 + lane_index, k]
-            for lane_index in range(count, LANES):
-                XB[k, lane_index] = 0.0
+        count = rows_into_lanes(X, r0, end, XB)
         s = 0
         while s < n_sv:
             if s + 4 <= n_sv:
