@@ -34,6 +34,8 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from conformance.equivalent_mutants import EQUIVALENT
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # chapter -> (its refml test files, the theorem items that check it)
@@ -137,12 +139,29 @@ def draw(sample, seed):
 
 
 def mutated_source(path, index):
+    """(the mutated module's source, the fault's line, its description)."""
+    source, line, description, _ = mutant_of(path, index)
+    return source, line, description
+
+
+def mutant_of(path, index):
+    """``mutated_source`` and the mutant's identity: (path, function, fault, the mutated
+    expression as Python writes it), which does not depend on line numbers, for the table
+    of judged equivalent mutants (``conformance.equivalent_mutants``)."""
     with open(os.path.join(ROOT, path), encoding="utf-8") as file:
         tree = ast.parse(file.read())
+    parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     node, kind = sites(tree)[index]
     line = node.lineno
     description = mutate(node, kind)
-    return ast.unparse(ast.fix_missing_locations(tree)) + "\n", line, description
+    expression = node
+    while not isinstance(parent[expression], ast.stmt):
+        expression = parent[expression]
+    function = parent[expression]
+    while not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        function = parent[function]
+    identity = (path, function.name, description, ast.unparse(expression))
+    return ast.unparse(ast.fix_missing_locations(tree)) + "\n", line, description, identity
 
 
 # ----------------------------------------------------------------------------------------
@@ -177,7 +196,10 @@ def baseline_passes(chapter, work):
 
 def run_one(mutant, work, timeout):
     chapter, path, index = mutant
-    source, line, description = mutated_source(path, index)
+    source, line, description, identity = mutant_of(path, index)
+    if identity in EQUIVALENT:
+        return {"path": path, "line": line, "fault": description, "seconds": 0.0,
+                "verdict": "equivalent", "why": EQUIVALENT[identity]}
     target = os.path.join(work, path)
     with open(target, encoding="utf-8") as file:
         original = file.read()
@@ -242,8 +264,16 @@ def main(argv=None):
     finally:
         for work in works:
             shutil.rmtree(work, ignore_errors=True)
-    caught = sum(1 for r in results if r["verdict"] != "survived")
+    equivalent = [r for r in results if r["verdict"] == "equivalent"]
+    caught = sum(1 for r in results if r["verdict"].startswith("caught"))
     print(f"\n{caught} of {len(results)} mutants caught ({100.0 * caught / len(results):.1f}%)")
+    if equivalent:
+        judged = len(results) - len(equivalent)
+        print(f"{caught} of the {judged} not judged equivalent "
+              f"({100.0 * caught / max(judged, 1):.1f}%); {len(equivalent)} judged equivalent "
+              "(conformance/equivalent_mutants.py), not run:")
+        for r in equivalent:
+            print(f"  {r['path']}:{r['line']} {r['fault']}: {r['why']}")
     for r in sorted(results, key=lambda r: (r["path"], r["line"])):
         if r["verdict"] == "survived":
             print(f"survived: {r['path']}:{r['line']} {r['fault']}")

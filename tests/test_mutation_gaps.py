@@ -403,3 +403,59 @@ def test_the_exact_max_margin_accepts_multipliers_below_one():
     rows, signs = [[2.0, 0.0], [4.0, 0.1]], [1.0, 1.0]
     assert exact_max_margin(rows, signs, [0]) == [0.5, 0.0]
     assert max_margin_by_support_sets(rows, signs) == [0.5, 0.0]
+
+
+def test_the_ovr_votes_give_a_zero_decision_to_the_first_class():
+    """scikit-learn's "ovr" transformation counts pair (i, j) for c_i where f_ij(x) = 0,
+    unlike LIBSVM's voting rule (a fault counted it for c_j)."""
+    from refml.svm.one_vs_one import ovr_values
+
+    assert ovr_values(2, [[0.0]]) == [[1.0, 0.0]]
+    # three classes, pairs (0, 1), (0, 2), (1, 2) with f = 0, 2, 0: one vote each for
+    # c_0, c_2, c_1; summed confidences s = -2, 0, 2, each s / (3 (|s| + 1)) added
+    values = ovr_values(3, [[0.0], [2.0], [0.0]])[0]
+    assert values == [1.0 + -2.0 / 9.0, 1.0, 1.0 + 2.0 / 9.0]
+
+
+def test_the_polish_rejects_a_step_that_raises_the_loss_beyond_rounding():
+    """A polishing step is kept only if L rises by at most 16 eps |L| (a fault let any
+    rise through as long as the gradient shrank)."""
+    from refml.linear import logistic_solvers as solvers
+
+    def rising_by(amount):
+        def objective(theta):
+            return 1.0 + amount, [0.25]
+        return objective
+
+    def direction(theta, gradient):
+        return [-1.0]
+
+    kept = solvers._polish(rising_by(1e-9), direction, [0.0], 1.0, [1.0], 0, 10, [])
+    assert kept == ([0.0], 0)
+    within = solvers._polish(rising_by(2.0 * solvers.EPSILON), direction, [0.0], 1.0, [1.0],
+                             0, 10, [])
+    assert within[0] != [0.0] and within[1] >= 1
+
+
+def test_lbfgs_keeps_the_last_ten_pairs():
+    """L-BFGS's memory: the direction sees at most the 10 most recent (s, y) pairs (a fault
+    kept 11); both packages share this loop, so parity cannot tell."""
+    from refml.linear import logistic_solvers as solvers
+
+    d = 30
+    scales = [1.0 + 3.0 * j for j in range(d)]     # an ill-conditioned quadratic
+
+    def objective(theta):
+        return (0.5 * sum(s * t * t for s, t in zip(scales, theta)),
+                [s * t for s, t in zip(scales, theta)])
+
+    seen = []
+
+    class Recording(solvers.ListSteps):
+        def direction(self, gradient, pairs):
+            seen.append(len(pairs))
+            return super().direction(gradient, pairs)
+
+    theta, n_iter, converged, _ = solvers.lbfgs(objective, [1.0] * d, Recording(1), 200,
+                                                1e-10)
+    assert n_iter > 12 and max(seen) == 10 and seen.count(10) >= 2

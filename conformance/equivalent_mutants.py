@@ -1,0 +1,39 @@
+"""Mutants judged equivalent: faults ``python -m conformance.mutants`` can draw that change
+no answer of refml, so no check can catch them.  The run reports them apart (not run) and
+gives the share caught both with them and without them.
+
+Each key is a mutant's identity, (module, function, fault, the mutated expression as
+Python writes it; ``conformance.mutants.mutant_of``), so an entry survives edits elsewhere
+in the module and stops matching when the expression itself changes.  Each value says why
+the mutant is equivalent; add an entry only with that argument.
+"""
+
+_LABELS = "the labels are coded +1 and -1 there, so y_s / y_t equals y_s * y_t exactly"
+_NO_HIT = ("``hit`` names no position of F either way: the caller only compares it with "
+           "positions (0, 1, ...)")
+
+EQUIVALENT = {
+    ("refml/svm/smo.py", "smo", "Mult -> Div", "C * (y[s] / y[t] * row_s[t])"): _LABELS,
+    ("refml/svm/smo.py", "newton_step", "Mult -> Div",
+     "[[y[s] / y[t] * row(s)[t] for t in free] for s in free]"): _LABELS,
+    ("refml/svm/smo.py", "newton_step", "Mult -> Div",
+     "at_bound[t] + C * (y[s] / y[t] * row_s[t])"): _LABELS,
+    ("refml/svm/smo.py", "rebuild_gradient", "Mult -> Div",
+     "alpha[s] * (y[s] / y[t] * row_s[t])"): _LABELS,
+    ("refml/svm/smo.py", "exact_hard_margin", "Mult -> Div",
+     "[[y[s] / y[t] * kernel_value(kernel, a, c, gamma, degree, coef0) for t, c in "
+     "zip(support, vectors)] + [y[s]] for s, a in zip(support, vectors)]"): _LABELS,
+    ("refml/svm/smo_newton.py", "newton_length", "constant 1 -> 2", "(1.0, -2)"): _NO_HIT,
+    ("refml/svm/smo_newton.py", "newton_length", "constant 1 -> 2", "(0.0, -2)"): _NO_HIT,
+    ("refml/density/bandwidth.py", "kde_amise", "Mult -> Div",
+     "h ** 4 / 4.0 * mu2 / mu2 * roughness_f2 + _kernels.roughness(kernel) / (n * h)"):
+        "int x^2 K is 1 for both kernels (the Epanechnikov is scaled to variance 1)",
+    ("refml/linear/logistic.py", "_store", "constant 1 -> 2",
+     "[theta[k * p:(k + 2) * p] for k in range(len(theta) // p)]"):
+        "each block is read at its first p entries only (block[:d], and block[d] with an "
+        "intercept)",
+    ("refml/perceptron/perceptron.py", "mistake_loss", "Gt -> GtE",
+     "0.0 if margin >= 0.0 else -margin"):
+        "at margin 0 it returns 0.0 where the original returns -0.0, which compare equal "
+        "and add alike to any sum",
+}
