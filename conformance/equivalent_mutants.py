@@ -36,4 +36,8 @@ EQUIVALENT = {
      "0.0 if margin >= 0.0 else -margin"):
         "at margin 0 it returns 0.0 where the original returns -0.0, which compare equal "
         "and add alike to any sum",
+    ("refml/tree/classifier.py", "grow", "constant 200 -> 201",
+     "sys.setrecursionlimit(max(limit, len(X) + 201))"):
+        "a recursion limit of n + 201 instead of n + 200 frames: either covers the n - 1 "
+        "nested calls of the deepest tree",
 }

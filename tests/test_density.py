@@ -247,6 +247,26 @@ def test_histogram_optimal_bandwidth_minimises_the_amise():
                         (3 / 4) ** (2 / 3) * roughness ** (1 / 3) / n ** (2 / 3), rel_tol=1e-12)
 
 
+def test_kde_optimal_bandwidth_minimises_the_amise():
+    """Theorem 2.6 for both kernels: h* minimises R(h) = h^4/4 mu2^2 int f''^2 + R(K)/(n h),
+    and R(h*) = 5/4 (mu2^2 int f''^2)^(1/5) R(K)^(4/5) n^(-4/5)."""
+    from refml.density import kernels
+    from refml.density.kde import kde_amise, kde_optimal_bandwidth
+
+    n, roughness = 400, 0.9
+    for kernel in ("gaussian", "epanechnikov"):
+        h_star = kde_optimal_bandwidth(n, roughness, kernel)
+        grid = [h_star * (1 + k / 1000) for k in range(-300, 301)]
+        best = min(grid, key=lambda h: kde_amise(h, n, roughness, kernel))
+        assert math.isclose(best, h_star, rel_tol=2e-3)
+        mu2, r_k = kernels.second_moment(kernel), kernels.roughness(kernel)
+        assert math.isclose(kde_amise(h_star, n, roughness, kernel),
+                            1.25 * (mu2 * mu2 * roughness) ** 0.2 * r_k ** 0.8 / n ** 0.8,
+                            rel_tol=1e-12)
+        assert kde_amise(0.5, 10, 2.0, kernel) == (0.5 ** 4 / 4.0 * mu2 * mu2 * 2.0
+                                                   + r_k / (10 * 0.5))
+
+
 def test_zero_bandwidth_constant_feature_and_bad_parameters(lib):
     for bandwidth in (0.0, -1.0, math.inf, math.nan, "scott", [0.5], [[1.0, 2.0], [2.0, 1.0]],
                       [[1.0, 0.5], [0.4, 1.0]], [0.5, 0.0], True):

@@ -459,3 +459,39 @@ def test_lbfgs_keeps_the_last_ten_pairs():
     theta, n_iter, converged, _ = solvers.lbfgs(objective, [1.0] * d, Recording(1), 200,
                                                 1e-10)
     assert n_iter > 12 and max(seen) == 10 and seen.count(10) >= 2
+
+
+def test_a_loss_that_costs_nothing_for_one_error_has_no_bayes_line():
+    """bayes_line needs L01 > L00 and L10 > L11: with L01 = L00 the rule is constant, not
+    a line (a fault went on with a = 0 and took the log of 0)."""
+    from refml.bayes.distributions import GaussianClasses
+    from refml.bayes.gaussian import bayes_line
+
+    d = GaussianClasses([0.5, 0.5], [[0.0], [2.0]], [[[1.0]], [[1.0]]])
+    assert bayes_line(d, [[0.0, 0.0], [1.0, 0.0]]) is None
+    assert bayes_line(d, [[0.0, 1.0], [0.0, 0.0]]) is None
+    assert bayes_line(d, [[0.0, 1.0], [1.0, 0.0]]) is not None
+
+
+def test_kde_naive_bayes_cross_validates_a_class_of_two_rows(lib):
+    """bandwidth="cv" searches from n_k = 2 rows on (a fault kept Silverman's h there):
+    the two-row class's LSCV picks twice Silverman's bandwidth on these data."""
+    import statistics
+
+    from refml.density.bandwidth import silverman_factor
+
+    X = [[0.0], [0.3], [0.5], [0.9], [1.4], [5.0], [5.6]]
+    y = [0, 0, 0, 0, 0, 1, 1]
+    model = lib.NaiveBayes(marginal="kde", bandwidth="cv").fit(X, y)
+    silverman = silverman_factor(2, 1) * statistics.stdev([5.0, 5.6])
+    assert math.isclose(float(model.bandwidths_[1][0]), 2.0 * silverman, rel_tol=1e-12)
+
+
+def test_the_exact_max_margin_solves_a_support_set_of_two():
+    """Two support vectors are enough for the exact system (a fault required three):
+    SMO's approximate multipliers become the exact 1/2, 1/2."""
+    from refml.svm.smo import exact_hard_margin
+
+    alpha = exact_hard_margin([[1.0, 0.0], [-1.0, 0.0], [3.0, 1.0]], [1, -1, 1],
+                              [0.4999, 0.5001, 0.0], "linear", 1.0, 3, 0.0)
+    assert alpha == [0.5, 0.5, 0.0]
