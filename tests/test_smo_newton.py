@@ -192,7 +192,7 @@ def test_newton_steps_keep_the_multipliers_feasible(monkeypatch, X, y, C, tol):
 @pytest.mark.fast
 def test_compacted_rows_are_the_cached_rows_at_the_active_points():
     """``compact_row`` copies row i of K (a cache slot) to the active points' positions,
-    once per active list (epoch); slots are reused first in, first out, never the
+    once per phase (epoch); slots are reused first in, first out, never the
     protected one, and an evicted point's copy is made again when asked for; how many
     copies are kept depends on the number of points."""
     import numpy as np
@@ -223,5 +223,11 @@ def test_compacted_rows_are_the_cached_rows_at_the_active_points():
     assert rows[d, :4].tolist() == [1.0, 4.0, 5.0, 9.0]
     active[:2] = [0, 2]                                 # a new active list: copied again
     assert compact(3, -1, 1, 1, n_active=2) == b and rows[b, :2].tolist() == [10.0, 12.0]
-    # At most 64 copies, in at most 16 MB (two at least): 10 MB at 20,000 points.
-    assert [_smo.compact_slots(n) for n in (2, 20_000, 100_000, 10 ** 7)] == [64, 64, 20, 2]
+    # At most 4,096 copies, in at most 64 MB (two at least), of the phase's length.
+    from refml_fast.svm.smo_scans import compact_store, compacted_rows
+
+    store = compact_store(20_000)
+    assert [compacted_rows(store, p).shape for p in (2_494, 20_000, 1_000)] == [
+        (3_363, 2_494), (419, 20_000), (4_096, 1_000)]
+    assert compacted_rows(compact_store(2), 2).shape == (2, 2)
+    assert compacted_rows(compact_store(10 ** 7), 10 ** 7).shape == (2, 10 ** 7)

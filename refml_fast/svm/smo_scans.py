@@ -1,6 +1,8 @@
-"""The passes of refml_fast's SMO over the active points (refml_fast.svm.smo): the choice of
-i, m and M (``active_scan``), of j (``active_second_index``), and the rows of K compacted to
-the active points that they read (``compact_row``).
+"""The passes of refml_fast's SMO over the points of its phase (refml_fast.svm.smo: the active
+points, and those shrunk away since the phase began, with their I_up / I_low flags
+cleared so that no pass chooses them): the choice of i, m and M (``active_scan``), of j
+(``active_second_index``), and the rows of K compacted to the phase's points that they read
+(``compact_row``).
 
 Each gives refml's answer, ties to the lowest index included, while running without a
 branch per point where it can: on points in no particular order the flags I_up / I_low
@@ -14,8 +16,8 @@ import numpy as np
 from refml_fast.runtime.options import kernel
 
 TAU = 1e-12
-COMPACT_SLOTS = 64               # rows kept compacted at the active points, at most
-COMPACT_BYTES = 16 * 2 ** 20     # and in at most this memory (at least two rows)
+COMPACT_SLOTS = 4096             # rows kept compacted at the phase's points, at most
+COMPACT_BYTES = 64 * 2 ** 20     # and in at most this memory (at least two rows)
 MAGNITUDE = np.int64(0x7FFFFFFFFFFFFFFF)
 LOWEST, HIGHEST = np.iinfo(np.int64).min, np.iinfo(np.int64).max
 
@@ -28,9 +30,9 @@ def ordered_key(bits):
 
 
 @kernel(refcounts=False)
-def first_with_key(bits, flags, n_active, key):
-    """The first k < n_active with flags[k] whose ``ordered_key`` is ``key`` (one exists)."""
-    for k in range(n_active):
+def first_with_key(bits, flags, count, key):
+    """The first k < count with flags[k] whose ``ordered_key`` is ``key`` (one exists)."""
+    for k in range(count):
         if ordered_key(bits[k]) == key:   # rarely true: the branch is predicted
             if flags[k]:
                 return k
@@ -38,9 +40,9 @@ def first_with_key(bits, flags, n_active, key):
 
 
 @kernel(refcounts=False)
-def first_zero(vc, flags, n_active):
-    """The first k < n_active with flags[k] and vc[k] == 0.0 (either sign; one exists)."""
-    for k in range(n_active):
+def first_zero(vc, flags, count):
+    """The first k < count with flags[k] and vc[k] == 0.0 (either sign; one exists)."""
+    for k in range(count):
         if vc[k] == 0.0:
             if flags[k]:
                 return k
@@ -48,7 +50,7 @@ def first_zero(vc, flags, n_active):
 
 
 @kernel(refcounts=False)
-def active_scan(active, n_active, vc, bits, upc, lowc):
+def active_scan(points, count, vc, bits, upc, lowc):
     """``scan_in_order``'s (i, m, M), found without a branch per point; ``bits`` is vc's
     memory read as int64.
 
@@ -61,39 +63,39 @@ def active_scan(active, n_active, vc, bits, upc, lowc):
     never takes), gives i = -1 and m = -inf.  Should a v at an extreme be NaN (refml's
     comparisons skip NaN), ``scan_in_order`` decides."""
     top, bottom = LOWEST, HIGHEST
-    for k in range(n_active):
+    for k in range(count):
         key = ordered_key(bits[k])
         top = max(top, key if upc[k] else LOWEST)
         bottom = min(bottom, key if lowc[k] else HIGHEST)
     best, m, M = -1, -np.inf, np.inf
     if top != LOWEST:
-        best = first_with_key(bits, upc, n_active, top)
+        best = first_with_key(bits, upc, count, top)
         m = vc[best]
         if m != m:
-            return scan_in_order(active, n_active, vc, upc, lowc)
+            return scan_in_order(points, count, vc, upc, lowc)
         if m == 0.0:
-            best = first_zero(vc, upc, n_active)
+            best = first_zero(vc, upc, count)
             m = vc[best]
         elif m == -np.inf:
             best = -1
     if bottom != HIGHEST:
-        M = vc[first_with_key(bits, lowc, n_active, bottom)]
+        M = vc[first_with_key(bits, lowc, count, bottom)]
         if M != M:
-            return scan_in_order(active, n_active, vc, upc, lowc)
+            return scan_in_order(points, count, vc, upc, lowc)
         if M == 0.0:
-            M = vc[first_zero(vc, lowc, n_active)]
-    return (active[best] if best >= 0 else -1), m, M
+            M = vc[first_zero(vc, lowc, count)]
+    return (points[best] if best >= 0 else -1), m, M
 
 
 @kernel(refcounts=False)
-def scan_in_order(active, n_active, vc, upc, lowc):
-    """(i, m, M) as refml's ``maximal_violation``, over the active points in ascending
+def scan_in_order(points, count, vc, upc, lowc):
+    """(i, m, M) as refml's ``maximal_violation``, over the phase's points in ascending
     order, from their compacted values (i returned as the point's index): refml's
     comparisons, one point after the other."""
     best = -1
     m = -np.inf
     M = np.inf
-    for k in range(n_active):
+    for k in range(count):
         candidate = vc[k] if upc[k] else -np.inf
         if candidate > m:
             best = k
@@ -101,17 +103,18 @@ def scan_in_order(active, n_active, vc, upc, lowc):
         candidate = vc[k] if lowc[k] else np.inf
         if candidate < M:
             M = candidate
-    return (active[best] if best >= 0 else -1), m, M
+    return (points[best] if best >= 0 else -1), m, M
 
 
 @kernel(refcounts=False)
-def active_second_index(m, rows, r, diagonal_i, dc, vc, lowc, active, n_active, scores,
+def active_second_index(m, rows, r, diagonal_i, dc, vc, lowc, points, count, scores,
                         score_bits):
-    """j by WSS 2 over the active points (ascending), as refml's ``second_index``; row i
-    of K is ``rows[r]`` at the active points, position k for the k-th (with every point
-    active, a row of the cache as it is); ``score_bits`` is ``scores``' memory as int64.
+    """j by WSS 2 over the phase's points (ascending), as refml's ``second_index``; row i
+    of K is ``rows[r]`` at the phase's points, position k for the k-th (with every point
+    in the phase, a row of the cache as it is); ``score_bits`` is ``scores``' memory as
+    int64.
 
-    Passes without a branch per point instead of refml's one loop: every active point's
+    Passes without a branch per point instead of refml's one loop: every phase point's
     score -(b^2)/a (+inf where refml skips the point) into ``scores``; the smallest as an
     integer minimum of ``ordered_key``; the first point with that score.  A skipped
     point's +inf never passes refml's test score < best (best starts at +inf), and the
@@ -119,42 +122,52 @@ def active_second_index(m, rows, r, diagonal_i, dc, vc, lowc, active, n_active, 
     sign ``ordered_key`` ranks) or NaN (which refml's test skips) is left to refml's
     loop.  (refml's loop branched on each point, and on data in no order the branches
     were mispredicted half of the time: 17 us against 3 for 3,246 points.)"""
-    for k in range(n_active):
+    for k in range(count):
         b = m - vc[k]
         a = diagonal_i + dc[k] - 2.0 * rows[r, k]
         a = TAU if a <= 0.0 else a
         score = -(b * b) / a
         scores[k] = score if lowc[k] & (b > 0.0) else np.inf
     lowest = HIGHEST
-    for k in range(n_active):
+    for k in range(count):
         lowest = min(lowest, ordered_key(score_bits[k]))
-    best_k = first_with_key(score_bits, lowc, n_active, lowest)     # -1: no point
+    best_k = first_with_key(score_bits, lowc, count, lowest)     # -1: no point
     if best_k < 0 or scores[best_k] == np.inf:
         return -1
     if scores[best_k] == 0.0 or scores[best_k] != scores[best_k]:
         best_k = -1
         best = np.inf
-        for k in range(n_active):
+        for k in range(count):
             if scores[k] < best:
                 best_k = k
                 best = scores[k]
-    return active[best_k] if best_k >= 0 else -1
+    return points[best_k] if best_k >= 0 else -1
+
+
+def compact_store(n):
+    """The memory of the compacted rows of an n-point fit (``compacted_rows``): COMPACT_BYTES,
+    less for small n (n rows of n values), room for two rows at least."""
+    return np.empty(max(2 * n, min(COMPACT_BYTES // 8, n * n)))
+
+
+@kernel
+def compacted_rows(store, n_phase):
+    """``store`` as rows of n_phase values: as many as it holds, at most COMPACT_SLOTS (a
+    phase of 2,494 points in 64 MB: 3,363 rows; 20,000 points: 419)."""
+    width = max(n_phase, 1)
+    slots = min(COMPACT_SLOTS, store.shape[0] // width)
+    return store[:slots * width].reshape((slots, width))
 
 
 @kernel(refcounts=False)
-def compact_slots(n):
-    """How many compacted rows of n values to keep: COMPACT_SLOTS, fewer for large n so
-    that they take at most COMPACT_BYTES (20,000 points: 64 rows, 10 MB; 1,000,000: 2)."""
-    return min(COMPACT_SLOTS, max(2, COMPACT_BYTES // (8 * n)))
-
-
-@kernel(refcounts=False)
-def compact_row(i, protect, slot, cache, active, n_active, rows, slot_of, owner, epochs,
+def compact_row(i, protect, slot, cache, phase, n_phase, rows, slot_of, owner, epochs,
                 epoch, clock):
-    """The slot of ``rows`` holding row i of K (``cache[slot]``) at the active points,
-    position k for the k-th: copied once per active set (``epoch``), so that the two
-    passes of every step read contiguous values, as LIBSVM's swapped rows are.  Slots are
-    reused first in, first out, never ``protect``."""
+    """The slot of ``rows`` holding row i of K (``cache[slot]``) at the phase's points,
+    position k for the k-th: copied once per phase (``epoch``), so that the passes of every
+    step read contiguous values, as LIBSVM's swapped rows are.  Slots are reused first in,
+    first out, never ``protect``.  A point shrunk away during the phase gets whatever the
+    cache row holds there (rows are computed at the active points only): no pass reads it
+    for a decision (``smo``)."""
     c = slot_of[i]
     if c < 0:
         c = clock[0]
@@ -165,7 +178,7 @@ def compact_row(i, protect, slot, cache, active, n_active, rows, slot_of, owner,
             slot_of[owner[c]] = -1
         owner[c], slot_of[i], epochs[c] = i, c, -1
     if epochs[c] != epoch:
-        for k in range(n_active):
-            rows[c, k] = cache[slot, active[k]]
+        for k in range(n_phase):
+            rows[c, k] = cache[slot, phase[k]]
         epochs[c] = epoch
     return c

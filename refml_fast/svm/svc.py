@@ -22,6 +22,7 @@ from refml_fast.svm import gram as _gram
 from refml_fast.svm import kernel_rows as _kernel_rows
 from refml_fast.svm import pair_scores as _pair_scores
 from refml_fast.svm import smo as _smo
+from refml_fast.svm.smo_scans import compact_store
 
 # About the serial seconds of a score's parts (``_raw_scores``), one core, measured: a term of a
 # kernel sum in lanes (poly 8,891 x 66 with 13 support vectors: 0.7 ms, 1,431 x 65 with 135:
@@ -69,7 +70,8 @@ class SVC(FastMixin, reference.SVC):
         with _kernel_rows.row_panels(X, code) as panels:
             n_iter, status = _smo.smo(
                 X, panels, y, code, self.gamma_, self.degree,
-                float(self.coef0), C, float(self.tol), self.max_iter, alpha, cache, v, diagonal)
+                float(self.coef0), C, float(self.tol), self.max_iter, alpha, cache, v, diagonal,
+                compact_store(X.shape[0]))
         _kernel_rows.give_back(cache)
         gradient = -y * v                             # G_t = -y_t v_t, exactly refml's G
         scores = y * (gradient + 1.0)                 # refml's scores_from_gradient
