@@ -9,6 +9,7 @@ the mutant is equivalent; add an entry only with that argument.
 """
 
 _LABELS = "the labels are coded +1 and -1 there, so y_s / y_t equals y_s * y_t exactly"
+_LINEAR = "gamma, degree and coef0 enter the rbf and poly kernels only; this is the linear one"
 _NO_HIT = ("``hit`` names no position of F either way: the caller only compares it with "
            "positions (0, 1, ...)")
 
@@ -36,6 +37,18 @@ EQUIVALENT = {
      "0.0 if margin >= 0.0 else -margin"):
         "at margin 0 it returns 0.0 where the original returns -0.0, which compare equal "
         "and add alike to any sum",
+    ("refml/linear/logistic_solvers.py", "scores", "constant 1 -> 2",
+     "[linalg.dot(theta[k * p:(k + 2) * p], x_tilde) for k in range(n_free)]"):
+        "linalg.dot pairs the entries with zip, which stops at x~'s p entries: the longer "
+        "slice adds nothing",
+    ("refml/svm/smo.py", "smo", "Gt -> GtE",
+     "(C if y[i] >= 0 else 0.0) if step == room_i else alpha[i] + y[i] * step"): _LABELS,
+    ("refml/svm/svc.py", "_raw_scores", "constant 0.0 -> 1.0",
+     "[_smo.kernel_value('linear', self.coef_, x, 1.0, 0, 0.0) for x in X]"): _LINEAR,
+    ("refml/svm/svc.py", "_raw_scores", "constant 0 -> 1",
+     "[_smo.kernel_value('linear', self.coef_, x, 0.0, 1, 0.0) for x in X]"): _LINEAR,
+    ("refml/svm/svc.py", "_raw_scores", "constant 0.0 -> 1.0",
+     "[_smo.kernel_value('linear', self.coef_, x, 0.0, 0, 1.0) for x in X]"): _LINEAR,
     ("refml/tree/classifier.py", "grow", "constant 200 -> 201",
      "sys.setrecursionlimit(max(limit, len(X) + 201))"):
         "a recursion limit of n + 201 instead of n + 200 frames: either covers the n - 1 "

@@ -495,3 +495,66 @@ def test_the_exact_max_margin_solves_a_support_set_of_two():
     alpha = exact_hard_margin([[1.0, 0.0], [-1.0, 0.0], [3.0, 1.0]], [1, -1, 1],
                               [0.4999, 0.5001, 0.0], "linear", 1.0, 3, 0.0)
     assert alpha == [0.5, 0.5, 0.0]
+
+
+def test_a_draw_past_the_last_running_sum_takes_the_last_possible_outcome():
+    """When rounding leaves u * total at or past every running sum, the draw is the last
+    outcome of positive probability (a fault looked for p > 1 and found none)."""
+    from refml.bayes.distributions import _invert_running_sum
+
+    probabilities = [0.2, 0.8, 0.0]
+    assert _invert_running_sum(probabilities, [0.2, 1.0, 1.0], 1.0, 1.0) == 1
+    assert _invert_running_sum(probabilities, [0.2, 1.0, 1.0], 1.0, 0.5) == 1
+    assert _invert_running_sum(probabilities, [0.2, 1.0, 1.0], 1.0, 0.1) == 0
+
+
+def test_bagging_takes_zero_one_weights_for_a_member_without_sample_weight(lib):
+    """Weights of 0 and 1 select rows, which any member can do (a fault refused them for
+    k-NN); other weights need a member whose fit takes sample_weight."""
+    import pytest
+
+    X, y = blobs(n=40)
+    weights = [float(i % 3 != 0) for i in range(40)]
+    bagged = lib.BaggingClassifier(lib.KNeighborsClassifier(n_neighbors=3), n_estimators=3,
+                                   random_state=0).fit(X, y, sample_weight=weights)
+    assert len(bagged.estimators_) == 3
+    with pytest.raises(ValueError, match="sample_weight other than 0 and 1"):
+        lib.BaggingClassifier(lib.KNeighborsClassifier(n_neighbors=3), n_estimators=3,
+                              random_state=0).fit(X, y, sample_weight=[0.5, 1.0] * 20)
+
+
+def test_mahalanobis_calls_a_feature_within_4_n_u_of_its_mean_constant(lib):
+    """A feature whose spread is within the rounding of its mean, sqrt(Sigma_jj) <= 4 n u
+    |mu_j|, counts as constant (a fault divided by n instead): ten values of 1e6, half of
+    them 4 units in the last place higher."""
+    import statistics
+
+    import pytest
+
+    base = 1e6
+    high = base + 4 * math.ulp(base)
+    column = [base if i % 2 else high for i in range(10)]
+    spread = math.sqrt(statistics.pvariance(column))
+    assert 4.0 / 10 * 2.0 ** -53 * base < spread <= 4.0 * 10 * 2.0 ** -53 * base
+    X = [[value, float(i)] for i, value in enumerate(column)]
+    with pytest.raises(ValueError, match="feature 0 is constant"):
+        lib.KNeighborsClassifier(metric="mahalanobis").fit(X, [i % 2 for i in range(10)])
+
+
+def test_partial_fit_joins_the_trajectories_of_its_calls(lib):
+    """store_trajectory with partial_fit: the calls' trajectories one after the other, each
+    call's first entry (theta before it) not repeated (a fault read past the stored
+    state)."""
+    import warnings
+
+    X, y = blobs(n=30)
+    model = lib.Perceptron(store_trajectory=True, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.partial_fit(X, y, classes=[0, 1])
+        first = [list(map(float, theta)) for theta in model.trajectory_]
+        model.partial_fit(X, y)
+    both = [list(map(float, theta)) for theta in model.trajectory_]
+    assert len(first) >= 2 and both[:len(first)] == first and len(both) > len(first)
+    last = [float(model.intercept_)] + [float(w) for w in model.coef_]
+    assert both[-1] == last
