@@ -49,6 +49,8 @@ EQUIVALENT = {
      "[_smo.kernel_value('linear', self.coef_, x, 0.0, 1, 0.0) for x in X]"): _LINEAR,
     ("refml/svm/svc.py", "_raw_scores", "constant 0.0 -> 1.0",
      "[_smo.kernel_value('linear', self.coef_, x, 0.0, 0, 1.0) for x in X]"): _LINEAR,
+    ("refml/perceptron/multiclass.py", "rival", "constant 1 -> 2", "(-2, 0.0)"):
+        "-1 and -2 both mean no rival yet: the loop only asks whether it is negative",
     ("refml/tree/classifier.py", "grow", "constant 200 -> 201",
      "sys.setrecursionlimit(max(limit, len(X) + 201))"):
         "a recursion limit of n + 201 instead of n + 200 frames: either covers the n - 1 "

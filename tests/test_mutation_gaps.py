@@ -558,3 +558,33 @@ def test_partial_fit_joins_the_trajectories_of_its_calls(lib):
     assert len(first) >= 2 and both[:len(first)] == first and len(both) > len(first)
     last = [float(model.intercept_)] + [float(w) for w in model.coef_]
     assert both[-1] == last
+
+
+def test_the_multiclass_perceptron_loss_is_zero_for_any_positive_margin():
+    """max(0, theta_r'x - theta_c'x): zero at every positive margin, below 1 too (a fault
+    gave margins in (0, 1] a negative loss)."""
+    from refml.perceptron.multiclass import ClassesRule
+
+    rule = ClassesRule([[1.0]], [0])
+    assert rule.loss([[1.0], [0.5]], 0) == 0.0
+    assert rule.loss([[1.0], [-1.0]], 0) == 0.0
+    assert rule.loss([[0.5], [1.0]], 0) == 0.5
+
+
+def test_sgd_averages_from_the_starting_iterate():
+    """The Polyak-Ruppert average includes theta_0: the step count starts at 0 (a fault
+    started it at 1, so the average divided by one iterate too many)."""
+    from refml.linear.logistic import sgd
+
+    seen = []
+
+    def epoch(theta, total, k):
+        seen.append(k)
+        moved = [value + 2.0 for value in theta]
+        return moved, [a + b for a, b in zip(total, moved)], k + 1
+
+    def objective(theta):
+        return 0.0, [1.0]
+
+    average, n_iter, converged, _ = sgd(objective, epoch, [0.0], 1, 0.5)
+    assert seen == [0] and average == [1.0] and n_iter == 1 and not converged
