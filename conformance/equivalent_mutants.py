@@ -51,6 +51,14 @@ EQUIVALENT = {
      "[_smo.kernel_value('linear', self.coef_, x, 0.0, 0, 1.0) for x in X]"): _LINEAR,
     ("refml/perceptron/multiclass.py", "rival", "constant 1 -> 2", "(-2, 0.0)"):
         "-1 and -2 both mean no rival yet: the loop only asks whether it is negative",
+    ("refml/svm/svc.py", "dual_objective", "Mult -> Div",
+     "alpha[i] * alpha[j] * y[i] / y[j] * K[i][j]"): _LABELS,
+    ("refml/svm/smo.py", "second_index", "Gt -> GtE", "b >= 0.0"):
+        "a candidate with b = 0 scores -0.0, above every candidate with b > 0, and one with "
+        "b > 0 exists whenever j is asked for (m - M > tol >= 0: M's own point)",
+    ("refml/perceptron/multiclass.py", "loss", "Gt -> GtE", "0.0 if margin >= 0.0 else -margin"):
+        "at margin 0 it returns 0.0 where the original returns -0.0, which compare equal "
+        "and add alike to any sum",
     ("refml/tree/classifier.py", "grow", "constant 200 -> 201",
      "sys.setrecursionlimit(max(limit, len(X) + 201))"):
         "a recursion limit of n + 201 instead of n + 200 frames: either covers the n - 1 "

@@ -588,3 +588,37 @@ def test_sgd_averages_from_the_starting_iterate():
 
     average, n_iter, converged, _ = sgd(objective, epoch, [0.0], 1, 0.5)
     assert seen == [0] and average == [1.0] and n_iter == 1 and not converged
+
+
+def test_smo_stops_when_the_violation_equals_the_tolerance():
+    """The stopping rule is m - M <= tol, equality included (a fault kept stepping): at
+    alpha = 0 two points x = 0 (y = -1) and x = 1 (y = +1) have m - M = 2 exactly."""
+    from refml.svm import smo as _smo
+
+    rows = _smo.KernelRows([[0.0], [1.0]], "linear", 1.0, 3, 0.0)
+    alpha, n_iter, status, _ = _smo.smo(rows, rows.diagonal(), [-1.0, 1.0], 1.0, 2.0, 100)
+    assert (alpha, n_iter, status) == ([0.0, 0.0], 0, _smo.CONVERGED)
+    alpha, n_iter, status, _ = _smo.smo(rows, rows.diagonal(), [-1.0, 1.0], 1.0, 1.5, 100)
+    assert n_iter >= 1 and alpha != [0.0, 0.0]
+
+
+def test_projected_sgd_steps_by_one_over_root_k_by_default():
+    """gamma_k = step k^(-power) with step = 1 and power = 1/2 by default (a fault doubled
+    the default step): one update of a constant gradient 1 from 0 lands at -1."""
+    from refml.linear.sgd import projected_sgd
+
+    result = projected_sgd(lambda theta, rng: [1.0], [0.0], 2, random_state=0)
+    assert result.theta_last == [-1.0] and result.theta_average == [-0.5]
+
+
+def test_mahalanobis_refuses_a_feature_that_is_another_one_up_to_rounding(lib):
+    """A Cholesky pivot with L_jj^2 <= 1e-10 Sigma_jj (relative to the feature's variance)
+    names a linear combination, whatever the features' scale (a fault compared it with
+    1e-10 / Sigma_jj, which a feature of variance 3e7 never meets).  Here x_2 = 2 x_1 +
+    0.001 (-1)^i: a residual variance of about 1e-6, far above the rounding of the
+    Cholesky step (about 1e-8) and far below 1e-10 Sigma_22."""
+    import pytest
+
+    X = [[1000.0 * i, 2000.0 * i + 1e-3 * (-1) ** i] for i in range(10)]
+    with pytest.raises(ValueError, match="linear combination"):
+        lib.KNeighborsClassifier(metric="mahalanobis").fit(X, [i % 2 for i in range(10)])
