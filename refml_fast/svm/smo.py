@@ -14,8 +14,9 @@ pairs, shrink the same points, stop at the same step and return the same alphas:
   are computed from X.T in ``panels`` (``kernel_rows.panels_of``: one panel per thread
   when the rows are long, each thread computing its panel's part of a row).  A
   step reads the two rows at the active points only; while points are shrunk away, from
-  copies compacted to the active points (``compact_row``), so that its passes read
-  contiguous values.  The passes that choose i, m, M and j run without a branch per point
+  copies compacted to the points of the current phase (``compact_row``; a phase holds the
+  active points and those shrunk away since it began, see ``smo``), so that its passes
+  read contiguous values.  The passes that choose i, m, M and j run without a branch per point
   (``smo_scans``), with refml's answers (linear SVC, 20,000 x 10: 1.58 -> 1.15 s with the
   compacted rows and j's first branch-free pass).
 - The Newton step on the free multipliers (refml's ``newton_step``) is ``newton_step``
