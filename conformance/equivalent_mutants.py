@@ -59,6 +59,8 @@ EQUIVALENT = {
     ("refml/perceptron/multiclass.py", "loss", "Gt -> GtE", "0.0 if margin >= 0.0 else -margin"):
         "at margin 0 it returns 0.0 where the original returns -0.0, which compare equal "
         "and add alike to any sum",
+    ("refml/svm/svc.py", "kkt_violations", "Gt -> GtE", "-a > dual or a - C >= dual"):
+        "at equality the update stores max(-a, a - C), which is then dual itself",
     ("refml/tree/classifier.py", "grow", "constant 200 -> 201",
      "sys.setrecursionlimit(max(limit, len(X) + 201))"):
         "a recursion limit of n + 201 instead of n + 200 frames: either covers the n - 1 "

@@ -556,6 +556,8 @@ def test_partial_fit_joins_the_trajectories_of_its_calls(lib):
         model.partial_fit(X, y)
     both = [list(map(float, theta)) for theta in model.trajectory_]
     assert len(first) >= 2 and both[:len(first)] == first and len(both) > len(first)
+    # one entry per update of the second call: as many as its mistakes
+    assert len(both) - len(first) == int(model.n_mistakes_) - (len(first) - 1)
     last = [float(model.intercept_)] + [float(w) for w in model.coef_]
     assert both[-1] == last
 
@@ -622,3 +624,13 @@ def test_mahalanobis_refuses_a_feature_that_is_another_one_up_to_rounding(lib):
     X = [[1000.0 * i, 2000.0 * i + 1e-3 * (-1) ** i] for i in range(10)]
     with pytest.raises(ValueError, match="linear combination"):
         lib.KNeighborsClassifier(metric="mahalanobis").fit(X, [i % 2 for i in range(10)])
+
+
+def test_a_finite_bayes_risk_under_a_loss_is_exact_too():
+    """With a loss matrix the finite Bayes risk is still a finite sum: its reported error
+    is 0.0 (a fault reported 1.0)."""
+    from refml.bayes.distributions import FiniteDistribution
+
+    d = FiniteDistribution([[0.0], [1.0]], [[0.3, 0.2], [0.1, 0.4]])
+    risk, error = d.bayes_risk(loss=[[0.0, 1.0], [2.0, 0.0]], return_error=True)
+    assert error == 0.0 and math.isclose(risk, min(0.3, 0.4) + min(0.1, 0.8))
