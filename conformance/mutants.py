@@ -127,13 +127,17 @@ def chapter_modules():
     return modules
 
 
+def site_count(path):
+    """How many mutants the module at ``path`` (relative to the repository) can give."""
+    with open(os.path.join(ROOT, path), encoding="utf-8") as file:
+        return len(sites(ast.parse(file.read())))
+
+
 def draw(sample, seed):
     """``sample`` mutants, drawn uniformly over all sites of all chapter modules."""
     everything = []
     for chapter, path in chapter_modules():
-        with open(os.path.join(ROOT, path), encoding="utf-8") as file:
-            count = len(sites(ast.parse(file.read())))
-        everything += [(chapter, path, index) for index in range(count)]
+        everything += [(chapter, path, index) for index in range(site_count(path))]
     chosen = random.Random(seed).sample(everything, min(sample, len(everything)))
     return sorted(chosen), len(everything)
 

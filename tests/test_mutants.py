@@ -11,9 +11,7 @@ from conformance.equivalent_mutants import EQUIVALENT
 
 
 def identities(path):
-    with open(os.path.join(mutants.ROOT, path), encoding="utf-8") as file:
-        count = len(mutants.sites(ast.parse(file.read())))
-    return {mutants.mutant_of(path, index)[3] for index in range(count)}
+    return {mutants.mutant_of(path, index)[3] for index in range(mutants.site_count(path))}
 
 
 @pytest.mark.parametrize("path", sorted({key[0] for key in EQUIVALENT}))
@@ -39,8 +37,7 @@ def test_a_mutant_names_its_function_fault_and_mutated_expression():
 def test_a_judged_equivalent_mutant_is_reported_not_run(tmp_path):
     key = next(iter(EQUIVALENT))
     path = key[0]
-    with open(os.path.join(mutants.ROOT, path), encoding="utf-8") as file:
-        count = len(mutants.sites(ast.parse(file.read())))
-    index = next(i for i in range(count) if mutants.mutant_of(path, i)[3] == key)
+    index = next(i for i in range(mutants.site_count(path))
+                 if mutants.mutant_of(path, i)[3] == key)
     result = mutants.run_one(("svm", path, index), str(tmp_path), timeout=1.0)
     assert result["verdict"] == "equivalent" and result["why"] == EQUIVALENT[key]
