@@ -65,4 +65,13 @@ EQUIVALENT = {
      "sys.setrecursionlimit(max(limit, len(X) + 201))"):
         "a recursion limit of n + 201 instead of n + 200 frames: either covers the n - 1 "
         "nested calls of the deepest tree",
+    ("refml/svm/separator.py", "_max_margin_separator", "constant 0 -> 1",
+     "all((s * _smo.kernel_value('linear', theta, r, 0.0, 1, 0.0) > 0.0 "
+     "for r, s in zip(rows, signs)))"): _LINEAR,
+    ("refml/svm/smo.py", "maximal_violation", "constant 1 -> 2", "(-2, -math.inf, math.inf)"):
+        "i keeps its start value only when no active point is in I_up; then m = -inf, "
+        "m - M <= tol, and the callers return or shrink without reading i",
+    ("refml/svm/smo.py", "scale_gamma", "constant 0 -> 1", "(len(X), len(X[1]))"):
+        "every row of X has d entries, and an SVC's X has two rows at least (two classes), "
+        "so X[1] exists and has X[0]'s length",
 }

@@ -634,3 +634,49 @@ def test_a_finite_bayes_risk_under_a_loss_is_exact_too():
     d = FiniteDistribution([[0.0], [1.0]], [[0.3, 0.2], [0.1, 0.4]])
     risk, error = d.bayes_risk(loss=[[0.0, 1.0], [2.0, 0.0]], return_error=True)
     assert error == 0.0 and math.isclose(risk, min(0.3, 0.4) + min(0.1, 0.8))
+
+
+def test_sgd_at_a_zero_gradient_stops_at_once_even_with_tol_0(lib):
+    """Zero features and balanced classes: at theta = 0 every gradient entry is exactly 0
+    (the intercept's is sum_i (1/2 - y_i) = 0), so max |grad L| > tol is false even for
+    tol = 0 and SGD returns theta = 0 after no epoch, converged (a fault continued while
+    the gradient was >= tol and ran to max_iter with a ConvergenceWarning)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = lib.LogisticRegression(solver="sgd", tol=0.0, max_iter=5).fit(
+            [[0.0, 0.0]] * 4, [0, 1, 0, 1])
+    assert model.n_iter_ == 0
+    assert [list(map(float, c)) for c in model.coef_] == [[0.0, 0.0]]
+
+
+def test_default_step_when_the_smoothness_constant_is_zero(lib):
+    """With every x~ = 0 (zero features, no intercept) and alpha = 0 the smoothness bound L
+    is 0 and the default step is 1.0, not 1/0 (a fault took 1/L at L = 0 and divided by
+    zero); L(theta) is the constant log 2, so theta stays 0."""
+    for solver in ("gd", "sgd"):
+        model = lib.LogisticRegression(solver=solver, alpha=0.0, fit_intercept=False).fit(
+            [[0.0, 0.0]] * 4, [0, 1, 0, 1])
+        assert [list(map(float, c)) for c in model.coef_] == [[0.0, 0.0]]
+
+
+def test_lbfgs_does_not_search_along_a_direction_that_climbs():
+    """L-BFGS line-searches only along a descent direction (slope grad'delta < 0); when
+    its direction climbs and no memory is left to drop, it stops, not converged, where it
+    is.  Here the steps' direction is +grad (slope 0.25 at theta = 0.5) on the non-convex
+    f(theta) = theta^2 - theta^4, where a unit step along it would still pass Armijo's test
+    (f(1.0) = 0 against f(0.5) = 0.1875); a fault searched along directions of slope below
+    1."""
+    from refml.linear import logistic_solvers as solvers
+
+    class Climbing(solvers.ListSteps):
+        def direction(self, gradient, pairs):
+            return list(gradient)
+
+    def objective(theta):
+        t = theta[0]
+        return t * t - t ** 4, [2.0 * t - 4.0 * t ** 3]
+
+    theta, n_iter, converged, curve = solvers.lbfgs(objective, [0.5], Climbing(1), 10, 1e-8)
+    assert (theta, n_iter, converged, curve) == ([0.5], 0, False, [0.1875])
