@@ -680,3 +680,33 @@ def test_lbfgs_does_not_search_along_a_direction_that_climbs():
 
     theta, n_iter, converged, curve = solvers.lbfgs(objective, [0.5], Climbing(1), 10, 1e-8)
     assert (theta, n_iter, converged, curve) == ([0.5], 0, False, [0.1875])
+
+
+def test_a_bandwidth_whose_square_overflows_is_refused(lib):
+    """h = 2^512 is finite but h^2 = 2^1024 overflows to inf (a fault let h^2 = inf pass);
+    the largest float whose square is finite, 2^512 (1 - 2^-53), is accepted."""
+    import pytest
+
+    X, y = [[0.0, 1.0], [1.0, 0.5], [2.0, 2.0], [3.0, 0.0]], [0, 0, 1, 1]
+    for bandwidth in (2.0 ** 512, [1.0, 2.0 ** 512]):
+        with pytest.raises(ValueError, match="outside what float64 can square"):
+            lib.KernelDensityClassifier(bandwidth=bandwidth).fit(X, y)
+    largest = 2.0 ** 512 * (1.0 - 2.0 ** -53)
+    assert largest * largest < math.inf
+    lib.KernelDensityClassifier(bandwidth=largest).fit(X, y)
+
+
+def test_lbfgs_keeps_a_pair_whose_curvature_is_tiny_but_invertible():
+    """A pair (s, y) enters the memory when s'y > 0 and rho = 1/s'y is finite (a fault
+    asked 2/s'y to be finite).  On f(theta) = theta^2 / 4 from theta = 2^-510 the first
+    step (along -grad) gives s'y = 2^-1023: 1/s'y = 2^1023 is finite, 2/s'y is not.  With
+    the pair the second step is the exact Newton step to 0 (all numbers powers of two);
+    without it L-BFGS would halve theta again."""
+    from refml.linear import logistic_solvers as solvers
+
+    def objective(theta):
+        return 0.25 * theta[0] * theta[0], [0.5 * theta[0]]
+
+    theta, n_iter, converged, _ = solvers.lbfgs(objective, [2.0 ** -510],
+                                                solvers.ListSteps(1), 50, 0.0)
+    assert (theta, n_iter, converged) == ([0.0], 2, True)

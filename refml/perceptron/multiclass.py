@@ -58,8 +58,3 @@ class ClassesRule:
         for j in range(len(x)):
             theta[c][j] += gamma * x[j]
             theta[r][j] -= gamma * x[j]
-
-
-def class_scores(theta, X, fit_intercept):
-    """theta_k'x~ for every row and class, summed as ``linalg.dot`` sums it in fit."""
-    return [[linalg.dot(t, [1.0] + x if fit_intercept else x) for t in theta] for x in X]
