@@ -10,6 +10,7 @@ the mutant is equivalent; add an entry only with that argument.
 
 _LABELS = "the labels are coded +1 and -1 there, so y_s / y_t equals y_s * y_t exactly"
 _LINEAR = "gamma, degree and coef0 enter the rbf and poly kernels only; this is the linear one"
+_MU2 = "int x^2 K is 1 for both kernels (the Epanechnikov is scaled to variance 1)"
 _NO_HIT = ("``hit`` names no position of F either way: the caller only compares it with "
            "positions (0, 1, ...)")
 
@@ -28,7 +29,7 @@ EQUIVALENT = {
     ("refml/svm/smo_newton.py", "newton_length", "constant 1 -> 2", "(0.0, -2)"): _NO_HIT,
     ("refml/density/bandwidth.py", "kde_amise", "Mult -> Div",
      "h ** 4 / 4.0 * mu2 / mu2 * roughness_f2 + _kernels.roughness(kernel) / (n * h)"):
-        "int x^2 K is 1 for both kernels (the Epanechnikov is scaled to variance 1)",
+        _MU2,
     ("refml/linear/logistic.py", "_store", "constant 1 -> 2",
      "[theta[k * p:(k + 2) * p] for k in range(len(theta) // p)]"):
         "each block is read at its first p entries only (block[:d], and block[d] with an "
@@ -74,4 +75,13 @@ EQUIVALENT = {
     ("refml/svm/smo.py", "scale_gamma", "constant 0 -> 1", "(len(X), len(X[1]))"):
         "every row of X has d entries, and an SVC's X has two rows at least (two classes), "
         "so X[1] exists and has X[0]'s length",
+    ("refml/density/bandwidth.py", "kde_amise", "Mult -> Div",
+     "h ** 4 / 4.0 / mu2 * mu2 * roughness_f2 + _kernels.roughness(kernel) / (n * h)"):
+        _MU2,
+    ("refml/svm/smo_newton.py", "newton_direction", "Mult -> Div",
+     "[[Q[a][b] - y0 * signs[b] * Q[a][0] - y0 / signs[a] * Q[0][b] + signs[a] * signs[b] "
+     "* Q[0][0] + (ridge if a == b else 0.0) for b in range(1, size)] for a in range(1, size)]"):
+        _LABELS,
+    ("refml/tree/split.py", "midpoint", "Lt -> LtE", "t <= a or t >= b"):
+        "when t == a the branch sets t = a, which it already is",
 }

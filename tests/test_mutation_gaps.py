@@ -710,3 +710,33 @@ def test_lbfgs_keeps_a_pair_whose_curvature_is_tiny_but_invertible():
     theta, n_iter, converged, _ = solvers.lbfgs(objective, [2.0 ** -510],
                                                 solvers.ListSteps(1), 50, 0.0)
     assert (theta, n_iter, converged) == ([0.0], 2, True)
+
+
+def test_pass_fail_sample_draws_n_rows(lib):
+    """sample(n) gives n rows and n labels (a fault drew n - 1)."""
+    X, y = lib.PassFailExample().sample(5, random_state=3)
+    assert len(X) == 5 and len(y) == 5 and all(len(x) == 2 for x in X)
+
+
+def test_monte_carlo_risk_draws_ten_thousand_points_by_default(lib):
+    """risk's default Monte Carlo sample is n = 10,000 (documented): its Hoeffding bound
+    at the default confidence 0.999 is sqrt(log(2 / 0.001) / (2 n)), and the estimate is
+    the one n_samples=10_000 gives."""
+    import pytest
+
+    p = lib.PassFailExample()
+    model = lib.BayesClassifier(distribution=p).fit([[0.0, 0.0], [9.0, 9.0]], [1, -1])
+    value, error = lib.risk(model, p, return_error=True)
+    assert error == pytest.approx(math.sqrt(math.log(2000) / 20000), rel=1e-12)
+    assert value == lib.risk(model, p, n_samples=10_000)
+
+
+def test_a_fractional_min_samples_leaf_below_one_row_allows_single_row_leaves(lib):
+    """min_samples_leaf = 0.05 of 10 rows is ceil(0.5) = 1 row (a fault made the least
+    leaf 2 rows): the lone row of class 1 gets its own leaf, as with min_samples_leaf=1."""
+    X = [[float(i)] for i in range(10)]
+    y = [0, 0, 0, 0, 1, 0, 0, 0, 0, 0]
+    tree = lib.DecisionTreeClassifier(min_samples_leaf=0.05).fit(X, y)
+    assert [int(v) for v in tree.predict(X)] == y
+    assert tree.tree_.node_count == lib.DecisionTreeClassifier(
+        min_samples_leaf=1).fit(X, y).tree_.node_count
