@@ -84,4 +84,8 @@ EQUIVALENT = {
         _LABELS,
     ("refml/tree/split.py", "midpoint", "Lt -> LtE", "t <= a or t >= b"):
         "when t == a the branch sets t = a, which it already is",
+    ("refml/discriminant/statistics.py", "_first_dependent_feature", "Sub -> Add",
+     "len(Sigma) + 1"):
+        "unreachable: the loop's last block is Sigma itself, factored and tested as "
+        "factor_covariance did before it raised, so the loop returns first",
 }

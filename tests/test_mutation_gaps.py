@@ -740,3 +740,16 @@ def test_a_fractional_min_samples_leaf_below_one_row_allows_single_row_leaves(li
     assert [int(v) for v in tree.predict(X)] == y
     assert tree.tree_.node_count == lib.DecisionTreeClassifier(
         min_samples_leaf=1).fit(X, y).tree_.node_count
+
+
+def test_exact_risk_of_a_binary_linear_rule_counts_a_class_it_never_predicts(lib):
+    """Under three Gaussian classes a binary rule "1 iff x > 1" predicting 0 or 1 is
+    always wrong on class 2: R = 0.2 P(X > 1 | 0) + 0.3 P(X < 1 | 1) + 0.5 (a fault
+    counted that class's error as 2.0)."""
+    from tests.test_bayes import LinearRule
+
+    d = lib.GaussianClasses([0.2, 0.3, 0.5], [[0.0], [2.0], [5.0]],
+                            [[[1.0]], [[1.0]], [[1.0]]], classes=[0, 1, 2])
+    value, error = lib.risk(LinearRule([1.0], -1.0), d, return_error=True)
+    phi = 0.5 * math.erfc(1.0 / math.sqrt(2.0))            # P(Z > 1) = P(Z < -1)
+    assert error == 0.0 and math.isclose(value, 0.2 * phi + 0.3 * phi + 0.5, rel_tol=1e-12)
