@@ -100,16 +100,16 @@ def test_the_whole_number_gini_scan_gives_the_general_scans_costs_bit_for_bit():
         codes = rng.integers(0, k, size=n)
         unit = trial % 2 == 1      # every weight 1: the scan that does not read them
         weights = np.ones(n) if unit else rng.integers(1, 6, size=n).astype(float)
-        X = np.zeros((n, 1))
-        X[rows, 0] = ranks * 0.5
         results = []
         for scan in ("general", "whole"):
             best_counts = np.zeros((2, k))
-            args = (rows, ranks, X, 0, codes, weights)
+            args = (rows, ranks, codes, weights)
             if scan == "general":
                 out = scan_feature(*args, GINI, np.inf, np.empty((4, k)), best_counts, 1)
             else:
-                out = scan_whole_gini(*args, unit, np.inf, np.empty((4, k)), best_counts, 1)
+                totals = np.bincount(codes, weights=weights, minlength=k)  # whole numbers
+                out = scan_whole_gini(*args, unit, totals, np.inf, np.empty((4, k)),
+                                      best_counts, 1)
             results.append((out, best_counts.tolist()))
         assert results[0] == results[1]
 

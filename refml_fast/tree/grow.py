@@ -30,6 +30,7 @@ from refml_fast.tree.kernels import (
     LEFT,
     N_ROWS,
     RIGHT,
+    midpoint,
     scan_feature,
     scan_whole_gini,
 )
@@ -81,15 +82,15 @@ def select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates
 
 
 @kernel(refcounts=False)
-def scan(rows, ranks, X, feature, codes, weights, criterion, whole_gini, best_cost, scratch,
+def scan(rows, ranks, codes, weights, criterion, whole_gini, node_counts, best_cost, scratch,
          best_counts, min_leaf):
     """``scan_whole_gini`` when it applies (the same costs, faster; ``whole_gini`` 2: every
-    weight is 1), else ``scan_feature``."""
+    weight is 1), else ``scan_feature``: (best cost, rows on the left or -1)."""
     if whole_gini:
-        return scan_whole_gini(rows, ranks, X, feature, codes, weights, whole_gini == 2,
+        return scan_whole_gini(rows, ranks, codes, weights, whole_gini == 2, node_counts,
                                best_cost, scratch, best_counts, min_leaf)
-    return scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost,
-                        scratch, best_counts, min_leaf)
+    return scan_feature(rows, ranks, codes, weights, criterion, best_cost, scratch,
+                        best_counts, min_leaf)
 
 
 @kernel(refcounts=False)
@@ -158,19 +159,21 @@ def counting_pass(src_rows, src_ranks, dst_rows, dst_ranks, m, lo, shift, mask, 
 
 @kernel(refcounts=False)
 def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, counts, codes,
-               weights, start, end, criterion, whole_gini, selected, scratch, best_counts,
-               min_leaf):
+               weights, start, end, criterion, whole_gini, node_counts, selected, scratch,
+               best_counts, min_leaf):
     """(feature, rows on the left, threshold, highest rank on the left) of the best split of
     the node [start, end), feature -1 if none; features in increasing j, strict improvement
     only.  Each searched feature's rows in (rank, row id) order are its presorted segment,
     or, when the tree sorts at its nodes, ``rows[start:end]`` (ascending row ids) ordered
-    by ``order_by_rank`` into ``buffers`` (4 rows of n_kept)."""
+    by ``order_by_rank`` into ``buffers`` (4 rows of n_kept).  ``node_counts``: the node's
+    class totals."""
     n_node = end - start
     best_cost = np.inf
     best_feature = LEAF
     best_n_left = 0
     best_threshold = 0.0
     boundary = 0
+    below = above = 0
     for j in range(selected.shape[0]):
         if not selected[j]:
             continue
@@ -180,15 +183,16 @@ def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, coun
                           buffers[3], counts)
         else:
             node_rows, node_ranks = sorted_rows[j, start:end], sorted_ranks[j, start:end]
-        cost, n_left, threshold = scan(node_rows, node_ranks, X, j, codes, weights,
-                                       criterion, whole_gini, best_cost, scratch, best_counts,
-                                       min_leaf)
+        cost, n_left = scan(node_rows, node_ranks, codes, weights, criterion, whole_gini,
+                            node_counts, best_cost, scratch, best_counts, min_leaf)
         if n_left >= 0:
             best_cost = cost
             best_feature = j
             best_n_left = n_left
-            best_threshold = threshold
+            below, above = node_rows[n_left - 1], node_rows[n_left]
             boundary = node_ranks[n_left - 1]
+    if best_feature != LEAF:  # X read once per node, not per improving feature
+        best_threshold = midpoint(X[below, best_feature], X[above, best_feature])
     return best_feature, best_n_left, best_threshold, boundary
 
 
@@ -327,7 +331,8 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
                         order, selected)
         feature, n_left, threshold, boundary = find_split(
             X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets, codes, weights,
-            start, end, criterion, whole_gini, selected, scratch, best_counts, min_leaf)
+            start, end, criterion, whole_gini, counts, selected, scratch, best_counts,
+            min_leaf)
         if feature == LEAF:
             continue
         if sorting:

@@ -9,8 +9,9 @@ values below; ``ranks_from_keys``, after numpy's sort of ``column_keys``).  A sc
 node's rows in (rank, index) order (``grow`` gives them so: presorted, straight from
 that sort or by ``sort_by_rank``, or sorted at the node); ties are equal ranks, and the
 threshold between two ranks is the midpoint of the two values, read from X once per
-searched feature.  Ranks and row ids are int32 while row ids fit; an ensemble ranks X once
-for all its trees (refml_fast.ensemble).
+node, for its best split (X's rows are far apart in memory: two cache misses).  Ranks
+and row ids are int32 while row ids fit; an ensemble ranks X once for all its trees
+(refml_fast.ensemble).
 
 Two scans: ``scan_feature`` recomputes each side's impurity sum class by class, as refml
 does; ``scan_whole_gini`` gives the same Gini costs in O(1) per row when the weights are
@@ -81,8 +82,8 @@ def midpoint(a, b):
 
 
 @kernel(refcounts=False)
-def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost,  # noqa: C901
-                 scratch, best_counts, min_leaf):
+def scan_feature(rows, ranks, codes, weights, criterion, best_cost, scratch,  # noqa: C901
+                 best_counts, min_leaf):
     """Every threshold of one feature on one node, ascending; strict improvement only.
 
     ``rows``/``ranks``: the node's segment of the feature's row ids and their ranks. ``scratch``
@@ -91,8 +92,8 @@ def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost, 
     float as refml computes at every boundary. The impurity sums are ``weighted_impurity`` term
     for term, written out here because a kernel call per boundary made the whole fit about three
     times slower (measured; the call was not inlined). On improvement ``best_counts`` (2, K)
-    receives the left and right class weights. Returns (best cost, rows on the left or -1,
-    threshold)."""
+    receives the left and right class weights. Returns (best cost, rows on the left or -1);
+    the caller reads the threshold from X for the best feature of the node only."""
     totals, left, log_left, log_right = scratch[0], scratch[1], scratch[2], scratch[3]
     n_classes = totals.shape[0]
     gini = criterion == GINI
@@ -158,14 +159,11 @@ def scan_feature(rows, ranks, X, feature, codes, weights, criterion, best_cost, 
             for k in range(n_classes):
                 best_counts[0, k] = left[k]
                 best_counts[1, k] = totals[k] - left[k]
-    threshold = 0.0
-    if n_left > 0:  # read from X once, not at every improvement (rows of X are far apart)
-        threshold = midpoint(X[rows[n_left - 1], feature], X[rows[n_left], feature])
-    return best_cost, n_left, threshold
+    return best_cost, n_left
 
 
 @kernel(refcounts=False)
-def scan_whole_gini(rows, ranks, X, feature, codes, weights, unit, best_cost, scratch,
+def scan_whole_gini(rows, ranks, codes, weights, unit, counts, best_cost, scratch,
                     best_counts, min_leaf):
     """``scan_feature`` for the Gini criterion when every weight is a whole number and the
     total W <= 2^26 (``whole_weights``), in O(1) per row instead of O(K).
@@ -177,15 +175,14 @@ def scan_whole_gini(rows, ranks, X, feature, codes, weights, unit, best_cost, sc
     W_left is a running sum, W_right = W - W_left.  The numerators are the integers the
     term-by-term sums give, divided by the same W: the same costs, bit for bit.  ``unit``:
     every row's weight is 1, and the weights are not read (a gather a row less: a tree's
-    scans, 20,000 x 20, 5.2 -> 4.3 ns a row).
+    scans, 20,000 x 20, 5.2 -> 4.3 ns a row).  ``counts``: the node's class totals,
+    exact integers here, so the sums over the feature's order they replace (a pass over the
+    node's rows per searched feature) would give the same floats.
     """
-    totals, left = scratch[0], scratch[1]
+    totals, left = counts, scratch[1]
     n_classes = totals.shape[0]
     for k in range(n_classes):
-        totals[k] = 0.0
         left[k] = 0.0
-    for p in range(rows.shape[0]):
-        totals[codes[rows[p]]] += 1.0 if unit else weights[rows[p]]
     total = 0.0
     squares_right = 0.0
     for k in range(n_classes):
@@ -222,10 +219,7 @@ def scan_whole_gini(rows, ranks, X, feature, codes, weights, unit, best_cost, sc
             best_counts[0, codes[rows[p]]] += weights[rows[p]]
         for k in range(n_classes):
             best_counts[1, k] = totals[k] - best_counts[0, k]
-    threshold = 0.0
-    if n_left > 0:
-        threshold = midpoint(X[rows[n_left - 1], feature], X[rows[n_left], feature])
-    return best_cost, n_left, threshold
+    return best_cost, n_left
 
 
 SIGN = np.uint64(1) << np.uint64(63)
