@@ -88,4 +88,12 @@ EQUIVALENT = {
      "len(Sigma) + 1"):
         "unreachable: the loop's last block is Sigma itself, factored and tested as "
         "factor_covariance did before it raised, so the loop returns first",
+    ("refml/linear/logistic.py", "sigmoid", "GtE -> Gt", "z > 0.0"):
+        "the two branches differ only at z = 0 (or -0.0), where both give 1 / (1 + 1) = 0.5 "
+        "exactly",
+    ("refml/linear/separability.py", "bland_leaving", "constant 0.0 -> 1.0", "(None, 1.0)"):
+        "best_ratio is read only once best is set, and the row that sets best sets it too",
+    ("refml/svm/smo.py", "pair_step", "Gt -> GtE",
+     "C - alpha[i] if y[i] >= 0 else alpha[i]"):
+        "the labels are coded +1 and -1 there, never 0",
 }

@@ -753,3 +753,38 @@ def test_exact_risk_of_a_binary_linear_rule_counts_a_class_it_never_predicts(lib
     value, error = lib.risk(LinearRule([1.0], -1.0), d, return_error=True)
     phi = 0.5 * math.erfc(1.0 / math.sqrt(2.0))            # P(Z > 1) = P(Z < -1)
     assert error == 0.0 and math.isclose(value, 0.2 * phi + 0.3 * phi + 0.5, rel_tol=1e-12)
+
+
+def test_a_tie_of_expected_losses_between_two_classes_goes_to_the_second(lib):
+    """Two classes: the rule decides classes[1] when its expected loss is at most the
+    other's, as without a loss (p_1 >= 1/2 -> classes[1]); a fault sent ties to class 0."""
+    assert lib.bayes_decision([0.5, 0.5]) == 1
+    assert lib.bayes_decision([0.5, 0.5], [[0.0, 1.0], [1.0, 0.0]]) == 1
+    assert lib.bayes_decision([0.6, 0.4], [[0.0, 2.0], [3.0, 0.0]]) == 1   # 1.2 against 1.2
+
+
+def test_histogram_densities_when_n_times_the_volume_leaves_the_float_range(lib):
+    """f_hat = N / (n prod_j h_j) goes through logarithms when n prod_j h_j is not a
+    positive finite float (a fault tested n / prod_j h_j instead): bins of 1e-200 x 1e-200
+    (a volume that underflows to 0) give a finite log density, not a division by zero;
+    one bin of about 1e154 x 1e153 with n = 1,000 (n times the volume overflows, the
+    volume itself does not) gives f_hat = 1 / volume > 0, not 1000 / inf = 0."""
+    X = [[1e-200 * i, 1e-200 * (i % 3)] for i in range(10)]
+    assert all(math.isfinite(v) for v in lib.Histogram(bins=2).fit(X).score_samples(X))
+    X = [[1e151 * i, 5e152 * (i % 3)] for i in range(1000)]
+    model = lib.Histogram(bins=1).fit(X)
+    volume = model.bin_width_[0] * model.bin_width_[1]
+    assert volume < math.inf and 1000 * volume == math.inf
+    density = float(model.pdf(X[:1])[0])
+    assert math.isclose(density, 1.0 / volume, rel_tol=1e-12)
+    assert math.isclose(float(model.score_samples(X[:1])[0]), -math.log(volume),
+                        rel_tol=1e-12)
+
+
+def test_naive_bayes_histogram_widens_a_constant_feature_by_one_half_each_side(lib):
+    """A constant feature's histogram range is [v - 0.5, v + 0.5] (documented; a fault
+    widened the upper side by 1)."""
+    X = [[3.0, 0.0], [3.0, 1.0], [3.0, 2.0], [3.0, 5.0]]
+    model = lib.NaiveBayes(marginal="histogram").fit(X, [0, 0, 1, 1])
+    assert [float(v) for v in model.bin_low_] == [2.5, 0.0]
+    assert [float(v) for v in model.bin_high_] == [3.5, 5.0]
