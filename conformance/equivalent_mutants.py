@@ -10,6 +10,8 @@ the mutant is equivalent; add an entry only with that argument.
 
 _LABELS = "the labels are coded +1 and -1 there, so y_s / y_t equals y_s * y_t exactly"
 _LINEAR = "gamma, degree and coef0 enter the rbf and poly kernels only; this is the linear one"
+_LAST_BLOCK = ("unreachable: the loop's block of size len(Sigma) is Sigma itself, factored and "
+               "tested as factor_covariance did before it raised, so the loop returns there")
 _MU2 = "int x^2 K is 1 for both kernels (the Epanechnikov is scaled to variance 1)"
 _NO_HIT = ("``hit`` names no position of F either way: the caller only compares it with "
            "positions (0, 1, ...)")
@@ -85,9 +87,9 @@ EQUIVALENT = {
     ("refml/tree/split.py", "midpoint", "Lt -> LtE", "t <= a or t >= b"):
         "when t == a the branch sets t = a, which it already is",
     ("refml/discriminant/statistics.py", "_first_dependent_feature", "Sub -> Add",
-     "len(Sigma) + 1"):
-        "unreachable: the loop's last block is Sigma itself, factored and tested as "
-        "factor_covariance did before it raised, so the loop returns first",
+     "len(Sigma) + 1"): _LAST_BLOCK,
+    ("refml/discriminant/statistics.py", "_first_dependent_feature", "constant 1 -> 2",
+     "range(1, len(Sigma) + 2)"): _LAST_BLOCK,
     ("refml/linear/logistic.py", "sigmoid", "GtE -> Gt", "z > 0.0"):
         "the two branches differ only at z = 0 (or -0.0), where both give 1 / (1 + 1) = 0.5 "
         "exactly",

@@ -788,3 +788,51 @@ def test_naive_bayes_histogram_widens_a_constant_feature_by_one_half_each_side(l
     model = lib.NaiveBayes(marginal="histogram").fit(X, [0, 0, 1, 1])
     assert [float(v) for v in model.bin_low_] == [2.5, 0.0]
     assert [float(v) for v in model.bin_high_] == [3.5, 5.0]
+
+
+def test_polishing_refuses_a_step_that_raises_the_loss_beyond_its_rounding():
+    """A polishing Newton step is kept only if L rises by at most 16 eps |L| (rounding) and
+    max |grad| does not grow.  Here the step lowers the gradient but raises L = 0.5 by
+    5e-15, above 16 eps 0.5 = 1.8e-15: refused, theta stays (a fault allowed a rise up to
+    16 eps / |L| = 7.1e-15)."""
+    from refml.linear import logistic_solvers as solvers
+
+    def objective(theta):
+        return (0.5, [1e-3]) if theta == [0.0] else (0.5 + 5e-15, [1e-4])
+
+    curve = [0.5]
+    theta, n_iter = solvers._polish(objective, lambda theta, gradient: [1.0], [0.0], 0.5,
+                                    [1e-3], 4, 100, curve)
+    assert (theta, n_iter, curve) == ([0.0], 4, [0.5])
+
+
+def test_mahalanobis_calls_the_last_feature_constant_too(lib):
+    """Every feature, the last included, is checked for being constant up to the rounding
+    of its mean (a fault skipped the last): ten values 0.1 have a mean one ulp off and a
+    variance about 1e-34, not 0."""
+    import pytest
+
+    X = [[float(i), 0.1] for i in range(10)]
+    with pytest.raises(ValueError, match="feature 1 is constant"):
+        lib.KNeighborsClassifier(metric="mahalanobis").fit(X, [i % 2 for i in range(10)])
+
+
+def test_best_split_allows_one_row_leaves_by_default():
+    """best_split's min_leaf defaults to 1 row (scikit-learn's min_samples_leaf; a fault
+    made it 2): two rows of different classes split into one row each."""
+    from refml.tree.classifier import GINI, best_split
+
+    split = best_split([[0.0], [1.0]], [0, 1], [1.0, 1.0], [0, 1], [0], 2, GINI)
+    assert split is not None
+    feature, threshold, left, right = split[:4]
+    assert (feature, threshold, list(left), list(right)) == (0, 0.5, [0], [1])
+
+
+def test_the_scale_guard_fires_only_when_rounding_exceeds_tol():
+    """hopeless_scale: the gradient's rounding EPSILON C max K must exceed tol (a fault
+    fired at equality too): 2^-52 x 1 x 2^42 = 2^-10 = tol is still trusted."""
+    from refml.svm.svc import hopeless_scale
+
+    assert not hopeless_scale(2.0 ** 42, 1.0, 2.0 ** -10)
+    assert hopeless_scale(2.0 ** 43, 1.0, 2.0 ** -10)
+    assert not hopeless_scale(2.0 ** 60, math.inf, 2.0 ** -10)   # hard margin: no C bound
