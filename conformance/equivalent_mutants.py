@@ -12,6 +12,8 @@ _LABELS = "the labels are coded +1 and -1 there, so y_s / y_t equals y_s * y_t e
 _LINEAR = "gamma, degree and coef0 enter the rbf and poly kernels only; this is the linear one"
 _LAST_BLOCK = ("unreachable: the loop's block of size len(Sigma) is Sigma itself, factored and "
                "tested as factor_covariance did before it raised, so the loop returns there")
+_SIGNED_ZERO = ("at margin 0 it returns 0.0 where the original returns -0.0, which compare "
+                "equal and add alike to any sum")
 _MU2 = "int x^2 K is 1 for both kernels (the Epanechnikov is scaled to variance 1)"
 _NO_HIT = ("``hit`` names no position of F either way: the caller only compares it with "
            "positions (0, 1, ...)")
@@ -38,8 +40,7 @@ EQUIVALENT = {
         "intercept)",
     ("refml/perceptron/perceptron.py", "mistake_loss", "Gt -> GtE",
      "0.0 if margin >= 0.0 else -margin"):
-        "at margin 0 it returns 0.0 where the original returns -0.0, which compare equal "
-        "and add alike to any sum",
+        _SIGNED_ZERO,
     ("refml/linear/logistic_solvers.py", "scores", "constant 1 -> 2",
      "[linalg.dot(theta[k * p:(k + 2) * p], x_tilde) for k in range(n_free)]"):
         "linalg.dot pairs the entries with zip, which stops at x~'s p entries: the longer "
@@ -60,8 +61,7 @@ EQUIVALENT = {
         "a candidate with b = 0 scores -0.0, above every candidate with b > 0, and one with "
         "b > 0 exists whenever j is asked for (m - M > tol >= 0: M's own point)",
     ("refml/perceptron/multiclass.py", "loss", "Gt -> GtE", "0.0 if margin >= 0.0 else -margin"):
-        "at margin 0 it returns 0.0 where the original returns -0.0, which compare equal "
-        "and add alike to any sum",
+        _SIGNED_ZERO,
     ("refml/svm/svc.py", "kkt_violations", "Gt -> GtE", "-a > dual or a - C >= dual"):
         "at equality the update stores max(-a, a - C), which is then dual itself",
     ("refml/tree/classifier.py", "grow", "constant 200 -> 201",
