@@ -14,6 +14,7 @@ _LAST_BLOCK = ("unreachable: the loop's block of size len(Sigma) is Sigma itself
                "tested as factor_covariance did before it raised, so the loop returns there")
 _SIGNED_ZERO = ("at margin 0 it returns 0.0 where the original returns -0.0, which compare "
                 "equal and add alike to any sum")
+_NONZERO_LABELS = "the labels are coded +1 and -1 there, never 0"
 _MU2 = "int x^2 K is 1 for both kernels (the Epanechnikov is scaled to variance 1)"
 _NO_HIT = ("``hit`` names no position of F either way: the caller only compares it with "
            "positions (0, 1, ...)")
@@ -96,6 +97,12 @@ EQUIVALENT = {
     ("refml/linear/separability.py", "bland_leaving", "constant 0.0 -> 1.0", "(None, 1.0)"):
         "best_ratio is read only once best is set, and the row that sets best sets it too",
     ("refml/svm/smo.py", "pair_step", "Gt -> GtE",
-     "C - alpha[i] if y[i] >= 0 else alpha[i]"):
-        "the labels are coded +1 and -1 there, never 0",
+     "C - alpha[i] if y[i] >= 0 else alpha[i]"): _NONZERO_LABELS,
+    ("refml/svm/smo.py", "in_up", "Gt -> GtE", "alpha_t < C if y_t >= 0 else alpha_t > 0.0"):
+        _NONZERO_LABELS,
+    ("refml/ensemble/boosting.py", "_samme_probabilities", "constant 1.0 -> 2.0",
+     "total if total > 0.0 else 2.0"):
+        "a member is kept only with err < 1 - 1/K, whose alpha = log((1 - err) / err) + "
+        "log(K - 1) is positive (but for rounding at that very boundary), so the total is "
+        "not positive only without members, when every score is 0: 0 / 1 = 0 / 2",
 }

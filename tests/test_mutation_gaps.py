@@ -836,3 +836,41 @@ def test_the_scale_guard_fires_only_when_rounding_exceeds_tol():
     assert not hopeless_scale(2.0 ** 42, 1.0, 2.0 ** -10)
     assert hopeless_scale(2.0 ** 43, 1.0, 2.0 ** -10)
     assert not hopeless_scale(2.0 ** 60, math.inf, 2.0 ** -10)   # hard margin: no C bound
+
+
+def test_pruning_by_a_tiny_alpha_keeps_the_tree_and_its_sides(lib):
+    """Cost-complexity pruning with alpha far below every link's cost collapses nothing:
+    the pruned tree is the grown one, each child on its own side (a fault hung left
+    children on the right), so it predicts the training rows as the grown tree does."""
+    X = [[float(i), float((7 * i) % 5)] for i in range(30)]
+    y = [(i * i) % 3 for i in range(30)]
+    grown = lib.DecisionTreeClassifier(random_state=0).fit(X, y)
+    pruned = lib.DecisionTreeClassifier(random_state=0, ccp_alpha=1e-12).fit(X, y)
+    assert list(pruned.tree_.children_left) == list(grown.tree_.children_left)
+    assert [int(v) for v in pruned.predict(X)] == [int(v) for v in grown.predict(X)] == y
+
+
+def test_root_impurity_when_the_weights_are_taken_as_given(lib):
+    """Weights whose ratio overflows are taken as given, so a node's total W can be below 1:
+    here W = 0.5 + 1e-310 with classes 0.25 + 1e-310 and 0.25, Gini about 1/2 (a fault
+    reported 0 for every node with W <= 1)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no stray overflow warning either
+        model = lib.DecisionTreeClassifier().fit([[0.0], [1.0], [2.0]], [0, 0, 1],
+                                                 sample_weight=[1e-310, 0.25, 0.25])
+    assert math.isclose(float(model.tree_.impurity[0]), 0.5, rel_tol=1e-9)
+
+
+def test_armijo_backtracking_refuses_a_rise_beyond_the_rounding_of_the_loss():
+    """A trial whose loss rises (here by 5e-15 at L = 0.5, above 16 eps |L| = 1.8e-15) is
+    refused at every step length even though its gradient is smaller (a fault allowed
+    rises up to 16 eps / |L|): backtracking returns None."""
+    from refml.linear import logistic_solvers as solvers
+
+    def objective(theta):
+        return 0.5 + 5e-15, [1e-4]
+
+    assert solvers._backtrack(objective, solvers.ListSteps(1), [0.0], 0.5, [1e-3], [-1.0],
+                              -1e-3) is None
