@@ -3,8 +3,12 @@
 down, in code both packages share (so parity could not tell)."""
 
 import math
+import warnings
+
+import pytest
 
 from refml.core.random import Generator
+from refml.linear import logistic_solvers as solvers
 
 
 def blobs(n=60, d=3, K=2, seed=3):
@@ -17,8 +21,6 @@ def test_partial_fit_counts_its_passes_and_mistakes(lib):
     """One partial_fit is one pass: the perceptron's mistakes are those of fit with
     max_iter=1 (a fault started the count at 1); n_iter_ counts the calls (a fault
     counted down), for the perceptron and SGD logistic regression."""
-    import warnings
-
     X, y = blobs()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -52,8 +54,6 @@ def test_the_svc_margin_is_one_over_the_norm_of_beta(lib):
 
 def test_default_gd_step_for_more_than_two_classes(lib):
     """K > 2: L = (1/2) lambda_bound(X~'X~) / n + alpha (Boehning's bound 1/2)."""
-    import warnings
-
     X, n = [[1.0], [2.0], [3.0]], 3        # X~'X~ = [[14, 6], [6, 3]]: lambda_bound 17
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -107,8 +107,6 @@ def test_kde_naive_bayes_uses_silverman_s_one_dimensional_rule_per_class(lib):
 
 
 def test_risk_refuses_a_confidence_outside_the_unit_interval(lib):
-    import pytest
-
     distribution = lib.GaussianClasses([0.5, 0.5], [[0.0], [1.0]], [[[1.0]], [[1.0]]])
     rule = lib.BayesClassifier(distribution=distribution)
     for bad in (1.0, 1.5, 0.0):
@@ -148,8 +146,6 @@ def test_the_early_stop_counts_its_passes_in_every_order(lib):
     """scikit-learn's early stop: with tol so large that no pass ever improves on the first,
     the fit stops after the first pass and n_iter_no_change more, whatever the order of
     the passes (a fault in the random order's count of passes stopped one pass late)."""
-    import warnings
-
     rng = Generator(11)
     X = [[rng.normal(), rng.normal()] for _ in range(30)]
     y = [rng.randbelow(2) for _ in range(30)]
@@ -170,8 +166,6 @@ def test_a_singular_covariance_names_the_first_dependent_feature(lib):
     (1 - R^2 near 1e-12, under the 1e-10 tolerance): QDA refuses the class and names feature
     1, although the leading 2 x 2 block still factors with a tiny positive pivot (a fault in
     the pivot test passed it by and named feature 2)."""
-    import pytest
-
     rng = Generator(12)
     rows = [[rng.normal(), rng.normal()] for _ in range(40)]
     X = [[a, a + 1e-6 * rng.normal(), b] for a, b in rows]
@@ -184,8 +178,6 @@ def test_partial_fit_continues_the_decreasing_step(lib):
     """With schedule="decreasing", gamma_t = learning_rate / t counts the points examined
     from t = 1 across calls: one partial_fit is fit with max_iter=1, two are max_iter=2,
     float for float (a fault started the count of the first call at 1, so t = 2, 3, ...)."""
-    import warnings
-
     X, y = blobs(n=40, K=2, seed=6)
     y = [v if i % 7 else 1 - v for i, v in enumerate(y)]       # not separable: every pass
     with warnings.catch_warnings():                             # makes mistakes
@@ -256,8 +248,6 @@ def test_backtracking_halves_the_step_max_halvings_times_then_gives_up():
     """Armijo backtracking tries t = 1, 1/2, ..., 2^-(MAX_HALVINGS - 1) and no further (a
     fault stopped one halving early): an objective that decreases only for t at or below
     the last of them is accepted there, one that needs one more halving is not."""
-    from refml.linear import logistic_solvers as solvers
-
     last = 2.0 ** -(solvers.MAX_HALVINGS - 1)
 
     def objective_below(limit):
@@ -321,8 +311,6 @@ def test_a_newton_direction_that_is_not_a_descent_is_not_taken():
 def test_an_empty_adaboost_ensemble_gives_equal_probabilities():
     """No stump beats chance on XOR rows: the ensemble is empty, every score 0, and
     predict_proba is 1/2 for both classes (a fault divided 0 by a zero weight total)."""
-    import warnings
-
     from refml import AdaBoostClassifier
 
     X, y = [[0.0], [0.0], [1.0], [1.0]], [0, 1, 0, 1]
@@ -346,8 +334,6 @@ def test_the_closed_form_bayes_risk_reports_no_error():
 def test_a_class_constant_in_the_first_feature_names_feature_0(lib):
     """The first feature's own variance is 0 in a class: QDA names feature 0 (a fault
     began the search at the 2 x 2 block and named feature 1)."""
-    import pytest
-
     rng = Generator(13)
     X = [[0.0 if i % 2 == 0 else rng.normal(), rng.normal()] for i in range(30)]
     y = [i % 2 for i in range(30)]
@@ -420,8 +406,6 @@ def test_the_ovr_votes_give_a_zero_decision_to_the_first_class():
 def test_the_polish_rejects_a_step_that_raises_the_loss_beyond_rounding():
     """A polishing step is kept only if L rises by at most 16 eps |L| (a fault let any
     rise through as long as the gradient shrank)."""
-    from refml.linear import logistic_solvers as solvers
-
     def rising_by(amount):
         def objective(theta):
             return 1.0 + amount, [0.25]
@@ -440,8 +424,6 @@ def test_the_polish_rejects_a_step_that_raises_the_loss_beyond_rounding():
 def test_lbfgs_keeps_the_last_ten_pairs():
     """L-BFGS's memory: the direction sees at most the 10 most recent (s, y) pairs (a fault
     kept 11); both packages share this loop, so parity cannot tell."""
-    from refml.linear import logistic_solvers as solvers
-
     d = 30
     scales = [1.0 + 3.0 * j for j in range(d)]     # an ill-conditioned quadratic
 
@@ -511,8 +493,6 @@ def test_a_draw_past_the_last_running_sum_takes_the_last_possible_outcome():
 def test_bagging_takes_zero_one_weights_for_a_member_without_sample_weight(lib):
     """Weights of 0 and 1 select rows, which any member can do (a fault refused them for
     k-NN); other weights need a member whose fit takes sample_weight."""
-    import pytest
-
     X, y = blobs(n=40)
     weights = [float(i % 3 != 0) for i in range(40)]
     bagged = lib.BaggingClassifier(lib.KNeighborsClassifier(n_neighbors=3), n_estimators=3,
@@ -529,8 +509,6 @@ def test_mahalanobis_calls_a_feature_within_4_n_u_of_its_mean_constant(lib):
     them 4 units in the last place higher."""
     import statistics
 
-    import pytest
-
     base = 1e6
     high = base + 4 * math.ulp(base)
     column = [base if i % 2 else high for i in range(10)]
@@ -545,8 +523,6 @@ def test_partial_fit_joins_the_trajectories_of_its_calls(lib):
     """store_trajectory with partial_fit: the calls' trajectories one after the other, each
     call's first entry (theta before it) not repeated (a fault read past the stored
     state)."""
-    import warnings
-
     X, y = blobs(n=30)
     model = lib.Perceptron(store_trajectory=True, random_state=0)
     with warnings.catch_warnings():
@@ -619,8 +595,6 @@ def test_mahalanobis_refuses_a_feature_that_is_another_one_up_to_rounding(lib):
     1e-10 / Sigma_jj, which a feature of variance 3e7 never meets).  Here x_2 = 2 x_1 +
     0.001 (-1)^i: a residual variance of about 1e-6, far above the rounding of the
     Cholesky step (about 1e-8) and far below 1e-10 Sigma_22."""
-    import pytest
-
     X = [[1000.0 * i, 2000.0 * i + 1e-3 * (-1) ** i] for i in range(10)]
     with pytest.raises(ValueError, match="linear combination"):
         lib.KNeighborsClassifier(metric="mahalanobis").fit(X, [i % 2 for i in range(10)])
@@ -641,8 +615,6 @@ def test_sgd_at_a_zero_gradient_stops_at_once_even_with_tol_0(lib):
     (the intercept's is sum_i (1/2 - y_i) = 0), so max |grad L| > tol is false even for
     tol = 0 and SGD returns theta = 0 after no epoch, converged (a fault continued while
     the gradient was >= tol and ran to max_iter with a ConvergenceWarning)."""
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         model = lib.LogisticRegression(solver="sgd", tol=0.0, max_iter=5).fit(
@@ -668,8 +640,6 @@ def test_lbfgs_does_not_search_along_a_direction_that_climbs():
     f(theta) = theta^2 - theta^4, where a unit step along it would still pass Armijo's test
     (f(1.0) = 0 against f(0.5) = 0.1875); a fault searched along directions of slope below
     1."""
-    from refml.linear import logistic_solvers as solvers
-
     class Climbing(solvers.ListSteps):
         def direction(self, gradient, pairs):
             return list(gradient)
@@ -685,8 +655,6 @@ def test_lbfgs_does_not_search_along_a_direction_that_climbs():
 def test_a_bandwidth_whose_square_overflows_is_refused(lib):
     """h = 2^512 is finite but h^2 = 2^1024 overflows to inf (a fault let h^2 = inf pass);
     the largest float whose square is finite, 2^512 (1 - 2^-53), is accepted."""
-    import pytest
-
     X, y = [[0.0, 1.0], [1.0, 0.5], [2.0, 2.0], [3.0, 0.0]], [0, 0, 1, 1]
     for bandwidth in (2.0 ** 512, [1.0, 2.0 ** 512]):
         with pytest.raises(ValueError, match="outside what float64 can square"):
@@ -702,8 +670,6 @@ def test_lbfgs_keeps_a_pair_whose_curvature_is_tiny_but_invertible():
     step (along -grad) gives s'y = 2^-1023: 1/s'y = 2^1023 is finite, 2/s'y is not.  With
     the pair the second step is the exact Newton step to 0 (all numbers powers of two);
     without it L-BFGS would halve theta again."""
-    from refml.linear import logistic_solvers as solvers
-
     def objective(theta):
         return 0.25 * theta[0] * theta[0], [0.5 * theta[0]]
 
@@ -722,8 +688,6 @@ def test_monte_carlo_risk_draws_ten_thousand_points_by_default(lib):
     """risk's default Monte Carlo sample is n = 10,000 (documented): its Hoeffding bound
     at the default confidence 0.999 is sqrt(log(2 / 0.001) / (2 n)), and the estimate is
     the one n_samples=10_000 gives."""
-    import pytest
-
     p = lib.PassFailExample()
     model = lib.BayesClassifier(distribution=p).fit([[0.0, 0.0], [9.0, 9.0]], [1, -1])
     value, error = lib.risk(model, p, return_error=True)
@@ -795,8 +759,6 @@ def test_polishing_refuses_a_step_that_raises_the_loss_beyond_its_rounding():
     max |grad| does not grow.  Here the step lowers the gradient but raises L = 0.5 by
     5e-15, above 16 eps 0.5 = 1.8e-15: refused, theta stays (a fault allowed a rise up to
     16 eps / |L| = 7.1e-15)."""
-    from refml.linear import logistic_solvers as solvers
-
     def objective(theta):
         return (0.5, [1e-3]) if theta == [0.0] else (0.5 + 5e-15, [1e-4])
 
@@ -810,8 +772,6 @@ def test_mahalanobis_calls_the_last_feature_constant_too(lib):
     """Every feature, the last included, is checked for being constant up to the rounding
     of its mean (a fault skipped the last): ten values 0.1 have a mean one ulp off and a
     variance about 1e-34, not 0."""
-    import pytest
-
     X = [[float(i), 0.1] for i in range(10)]
     with pytest.raises(ValueError, match="feature 1 is constant"):
         lib.KNeighborsClassifier(metric="mahalanobis").fit(X, [i % 2 for i in range(10)])
@@ -854,8 +814,6 @@ def test_root_impurity_when_the_weights_are_taken_as_given(lib):
     """Weights whose ratio overflows are taken as given, so a node's total W can be below 1:
     here W = 0.5 + 1e-310 with classes 0.25 + 1e-310 and 0.25, Gini about 1/2 (a fault
     reported 0 for every node with W <= 1)."""
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no stray overflow warning either
         model = lib.DecisionTreeClassifier().fit([[0.0], [1.0], [2.0]], [0, 0, 1],
@@ -867,8 +825,6 @@ def test_armijo_backtracking_refuses_a_rise_beyond_the_rounding_of_the_loss():
     """A trial whose loss rises (here by 5e-15 at L = 0.5, above 16 eps |L| = 1.8e-15) is
     refused at every step length even though its gradient is smaller (a fault allowed
     rises up to 16 eps / |L|): backtracking returns None."""
-    from refml.linear import logistic_solvers as solvers
-
     def objective(theta):
         return 0.5 + 5e-15, [1e-4]
 
