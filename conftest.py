@@ -12,6 +12,9 @@ import pytest
 # scikit-learn's check_array_api_input runs (instead of skipping) only when scipy is imported
 # with its array API switch on; set before anything imports scipy.
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
+# The tests test refml_fast's kernels: refml_fast never answers with refml's code first here
+# (refml_fast.runtime.spec_first); tests/test_spec_first.py turns it on where it is tested.
+os.environ["REFML_SPEC_FIRST"] = "0"
 
 # Modules that build their parameters from scikit-learn or numpy at collection time (numpy
 # scalars as hyper-parameters, for test_conventions).  Every test in them is marked sklearn.

@@ -2,16 +2,20 @@
 
     python -m benchmarks.run --cold [NAME ...] [--markdown FILE]
 
-For each estimator of ``python -m refml_fast compile --list``, three fresh processes:
+For each estimator of ``python -m refml_fast compile --list`` (the ensembles at their default
+sizes here), four fresh processes:
 
-- **cold**: an empty kernel cache (a new NUMBA_CACHE_DIR), so the first call compiles;
-- **warm**: the same cache again, now filled by the cold process;
+- **cold**: an empty kernel cache (a new NUMBA_CACHE_DIR), as a user meets it: refml's
+  specification answers while the kernels are cold and the work is small
+  (``refml_fast.runtime.spec_first``);
+- **compile**: an empty kernel cache with REFML_SPEC_FIRST=0, so the first call compiles;
+- **warm**: the cache the compile process filled;
 - **scikit-learn**: its estimator of the same name where it has one, for reference.
 
 Each child imports its library, builds 1,000 rows x 10 features of three classes, and times
 one fit + predict; the parent times the whole process (interpreter start and imports
-included).  Last, one process fits all the estimators in turn on an empty cache: the wait of a
-first script that uses them all.  Nothing here runs in the parent but the clock.
+included).  Last, one process fits all the estimators in turn, cold and compiling: the wait
+of a first script that uses them all.  Nothing here runs in the parent but the clock.
 """
 
 import os
@@ -31,9 +35,12 @@ X = rng.normal(size=(1000, 10))
 y = np.arange(1000) % 3
 X[:, :3] += y[:, None]
 if library == "refml_fast":
+    import refml_fast
     from refml_fast.__main__ import estimators
     table = estimators()
-    makers = [table[name][0] for name in names]
+    defaults = {"RandomForestClassifier", "BaggingClassifier", "AdaBoostClassifier"}
+    makers = [getattr(refml_fast, name) if name in defaults else table[name][0]
+              for name in names]
 else:
     import importlib
     places = {"GaussianNB": "naive_bayes", "LinearDiscriminantAnalysis": "discriminant_analysis",
@@ -58,9 +65,11 @@ SKLEARN_TWINS = {"GaussianNB", "LinearDiscriminantAnalysis", "QuadraticDiscrimin
                  "AdaBoostClassifier"}
 
 
-def fresh_process(library, names, cache):
-    """(process seconds, first fit + predict seconds, import seconds) of a new process."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache, REFML_NUMBA_CACHE="1")
+def fresh_process(library, names, cache, spec_first=True):
+    """(process seconds, first fit + predict seconds, import seconds) of a new process;
+    ``spec_first``: refml_fast's default, refml answering while the kernels are cold."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, REFML_NUMBA_CACHE="1",
+               REFML_SPEC_FIRST="1" if spec_first else "0")
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", CHILD, library, ",".join(names)], env=env,
                           capture_output=True, text=True)
@@ -77,38 +86,49 @@ def run(names=None, show=print):
 
     chosen = names or list(estimators())
     rows = []
-    header = (f"{'estimator':30s} {'cold first':>10s} {'cold proc':>9s} {'warm first':>10s} "
-              f"{'warm proc':>9s} {'sklearn proc':>12s}")
+    header = (f"{'estimator':30s} {'cold first':>10s} {'cold proc':>9s} {'compile first':>13s} "
+              f"{'warm first':>10s} {'warm proc':>9s} {'sklearn proc':>12s}")
     show(header)
     show("-" * len(header))
     for name in chosen:
-        with tempfile.TemporaryDirectory(prefix="refml-cold-") as cache:
-            cold = fresh_process("refml_fast", [name], cache)
-            warm = fresh_process("refml_fast", [name], cache)
-        twin = (fresh_process("sklearn", [name], tempfile.gettempdir())
-                if name in SKLEARN_TWINS else None)
-        rows.append((name, cold, warm, twin))
-        show(f"{name:30s} {cold[1]:10.2f} {cold[0]:9.2f} {warm[1]:10.2f} {warm[0]:9.2f} "
-             f"{twin[0] if twin else float('nan'):12.2f}")
+        rows.append((name, *three_caches("refml_fast", [name]),
+                     fresh_process("sklearn", [name], tempfile.gettempdir())
+                     if name in SKLEARN_TWINS else None))
+        show(line(rows[-1]))
     if names is None:
-        with tempfile.TemporaryDirectory(prefix="refml-cold-") as cache:
-            together = fresh_process("refml_fast", chosen, cache)
-            again = fresh_process("refml_fast", chosen, cache)
-        rows.append(("all together", together, again, None))
-        show(f"{'all ' + str(len(chosen)) + ' in one process':30s} {together[1]:10.2f} "
-             f"{together[0]:9.2f} {again[1]:10.2f} {again[0]:9.2f} {'':>12s}")
+        rows.append(("all together", *three_caches("refml_fast", chosen), None))
+        show(line(rows[-1]))
     show("\nfirst = the first fit + predict of 1,000 x 10, 3 classes, after the imports; "
          "proc = the whole fresh process (interpreter, imports, data, fit + predict). cold: "
-         "an empty kernel cache; warm: the cache the cold process filled.")
+         "an empty kernel cache (refml answers while the kernels are cold); compile: an empty "
+         "cache and REFML_SPEC_FIRST=0; warm: the cache the compile process filled.")
     return rows
+
+
+def three_caches(library, names):
+    """(cold, compile, warm) fresh processes: each with an empty cache, the second compiling,
+    then again with the cache the second filled."""
+    with tempfile.TemporaryDirectory(prefix="refml-cold-") as cache:
+        cold = fresh_process(library, names, cache)
+    with tempfile.TemporaryDirectory(prefix="refml-cold-") as cache:
+        compiling = fresh_process(library, names, cache, spec_first=False)
+        warm = fresh_process(library, names, cache)
+    return cold, compiling, warm
+
+
+def line(row):
+    name, cold, compiling, warm, twin = row
+    return (f"{name:30s} {cold[1]:10.2f} {cold[0]:9.2f} {compiling[1]:13.2f} {warm[1]:10.2f} "
+            f"{warm[0]:9.2f} {twin[0] if twin else float('nan'):12.2f}")
 
 
 def markdown(rows, machine):
     """The rows as a Markdown table with its caption."""
     lines = [f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {machine}.",
-             "", "| estimator | cold first call s | cold process s | warm first call s | "
-             "warm process s | scikit-learn process s |", "|---|---|---|---|---|---|"]
-    for name, cold, warm, twin in rows:
-        lines.append(f"| {name} | {cold[1]:.2f} | {cold[0]:.2f} | {warm[1]:.2f} | "
-                     f"{warm[0]:.2f} | {f'{twin[0]:.2f}' if twin else '-'} |")
+             "", "| estimator | cold first call s | cold process s | compiling first call s | "
+             "warm first call s | warm process s | scikit-learn process s |",
+             "|---|---|---|---|---|---|---|"]
+    for name, cold, compiling, warm, twin in rows:
+        lines.append(f"| {name} | {cold[1]:.2f} | {cold[0]:.2f} | {compiling[1]:.2f} | "
+                     f"{warm[1]:.2f} | {warm[0]:.2f} | {f'{twin[0]:.2f}' if twin else '-'} |")
     return "\n".join(lines) + "\n"

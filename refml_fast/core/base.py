@@ -9,6 +9,7 @@ import numpy as np
 
 from refml.core import interop
 from refml_fast.core import arrays as _arrays
+from refml_fast.runtime import spec_first
 from refml_fast.runtime.cache import announce_compilation
 
 
@@ -21,8 +22,15 @@ class FastMixin:
         return _arrays.as_matrix(X)
 
     def _learn(self, X, codes, classes, n_features, *fit_args):
-        announce_compilation(type(self))
-        return super()._learn(X, codes, classes, n_features, *fit_args)
+        """refml's ``_learn``; or, while the chapter's kernels are not compiled and the
+        work is small, refml's own fit taken over (``refml_fast.runtime.spec_first``)."""
+        with spec_first.fitting(self):
+            if spec_first.fit(self, X, codes, classes, n_features, fit_args):
+                return self
+            announce_compilation(type(self))
+            super()._learn(X, codes, classes, n_features, *fit_args)
+            spec_first.kernels_ran(self)
+            return self
 
     @staticmethod
     def _answers_in_numpy(X):

@@ -33,6 +33,7 @@ from refml_fast.core import linalg as _linalg
 from refml_fast.core.base import FastMixin
 from refml_fast.core.random import state_array, store_state
 from refml_fast.ensemble import kernels
+from refml_fast.runtime import spec_first
 from refml_fast.runtime.threads import run_parallel
 from refml_fast.tree.classifier import DecisionTreeClassifier, all_ranks
 
@@ -68,6 +69,7 @@ class CommitteeMixin(FastMixin):
             del member._ranks
 
 
+@spec_first.tiered
 class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
     __doc__ = refml.ensemble.BaggingClassifier.__doc__
 
@@ -197,10 +199,12 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
         return self._votes(X) / len(self.estimators_)
 
 
+@spec_first.tiered
 class RandomForestClassifier(BaggingClassifier, refml.ensemble.RandomForestClassifier):
     __doc__ = refml.ensemble.RandomForestClassifier.__doc__
 
 
+@spec_first.tiered
 class AdaBoostClassifier(CommitteeMixin, refml.ensemble.AdaBoostClassifier):
     __doc__ = refml.ensemble.AdaBoostClassifier.__doc__
 

@@ -27,8 +27,10 @@ from refml_fast.linear import logistic_hessian as _logistic_hessian
 from refml_fast.linear import logistic_kernels as kernels
 from refml_fast.linear import logistic_multinomial as multinomial
 from refml_fast.linear.least_squares import LeastSquaresClassifier
+from refml_fast.runtime import spec_first
 
 
+@spec_first.tiered
 class LogisticRegression(FastMixin, reference.LogisticRegression):
     __doc__ = reference.LogisticRegression.__doc__
     _derived_state = ("_curvature",)       # the last objective's weights: not saved

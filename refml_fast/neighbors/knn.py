@@ -126,6 +126,7 @@ from refml_fast.neighbors import kdtree as _kdtree
 from refml_fast.neighbors.distance_sums import EUCLIDEAN, MAHALANOBIS
 from refml_fast.neighbors.rows import SCALE_LIMIT, prepare_rows
 from refml_fast.neighbors.search import KC, TILE, TILE_PAD, nearest_kernel, nearest_serial
+from refml_fast.runtime import spec_first
 from refml_fast.runtime.options import kernel
 from refml_fast.runtime.threads import run_parallel
 
@@ -152,6 +153,7 @@ def search_seconds(queries, n, d, k, mahalanobis):
     return queries * (n * (d + 25) * 0.0148 + candidates * per_candidate) * 1e-9
 
 
+@spec_first.tiered
 class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
     __doc__ = reference.KNeighborsClassifier.__doc__
 

@@ -130,14 +130,26 @@ def announce_compilation(cls):
 
 
 def chapter_cached(chapter):
-    """True when the cache holds a kernel of refml_fast's ``chapter`` (refml_fast/svm, ...)."""
-    part = os.sep + os.path.join("refml_fast", chapter)
-    for place in cache_places():
-        mine = os.path.basename(place).startswith(chapter + "_")     # a user-wide folder
-        for folder, _, files in os.walk(place):
-            if (mine or part in folder) and any(name.endswith(".nbi") for name in files):
-                return True
-    return False
+    """True when the cache Numba reads holds a kernel of refml_fast's ``chapter``
+    (refml_fast/svm, ...): under NUMBA_CACHE_DIR when it is set, in the folder Numba names for
+    the chapter there (``<folder name>_<SHA-1 of the folder's path>``); otherwise in the
+    chapter's __pycache__ or, the package being read-only, that folder of Numba's user-wide
+    cache."""
+    if not CACHE:
+        return False
+    from numba.core.caching import UserWideCacheLocator
+    from numba.misc.appdirs import AppDirs
+
+    source = os.path.join(PACKAGE, chapter)
+    named = UserWideCacheLocator.get_suitable_cache_subpath(os.path.join(source, "m.py"))
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        folders = [os.path.join(os.environ["NUMBA_CACHE_DIR"], named)]
+    else:
+        folders = [os.path.join(source, "__pycache__"),
+                   os.path.join(AppDirs(appname="numba", appauthor=False).user_cache_dir, named)]
+    return any(os.path.isdir(folder) and any(name.endswith(".nbi")
+                                             for name in os.listdir(folder))
+               for folder in folders)
 
 
 def command_line_backend():

@@ -15,6 +15,7 @@ import numpy as np
 from refml.svm import one_vs_one
 from refml.svm import svc as reference
 from refml_fast.core.base import FastMixin
+from refml_fast.runtime import spec_first
 from refml_fast.runtime import threads as _config
 from refml_fast.runtime.options import kernel
 from refml_fast.runtime.threads import run_parallel
@@ -38,6 +39,7 @@ LINEAR_SCORE_SECONDS, SCORES_FROM = 0.25e-9, 2e-4
 PAIRS_ON_THREADS_FROM = 3_000
 
 
+@spec_first.tiered
 class SVC(FastMixin, reference.SVC):
     __doc__ = reference.SVC.__doc__
 

@@ -13,6 +13,7 @@ from refml.tree import classifier as reference
 from refml.tree.split import Tree
 from refml_fast.core.base import FastMixin
 from refml_fast.core.random import state_array, store_state
+from refml_fast.runtime import spec_first
 from refml_fast.tree import grow, histogram, kernels
 
 INT_FIELDS = ("children_left", "children_right", "feature", "n_node_samples")
@@ -103,6 +104,7 @@ def presort(X, kept_rows, ranks=None):
     return sorted_rows, sorted_ranks
 
 
+@spec_first.tiered
 class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
     __doc__ = reference.DecisionTreeClassifier.__doc__
 

@@ -1,0 +1,130 @@
+"""What refml's specification would take, in seconds, and what compiling refml_fast's
+kernels takes: the two sides of ``refml_fast.runtime.spec_first``'s decision.
+
+Fitted on the 2-core AMD EPYC of docs/performance.md (Python 3.11), refml's fits and
+predictions of 300-3,000 rows, 5-40 features, 2-5 classes; each formula is set at or above
+the largest of those times, since an estimate too low makes a user wait for the
+specification where compiling would have paid.  The compile seconds are the cold first
+calls of ``python -m benchmarks.run --cold`` (1,000 x 10, three classes) on that machine.
+Both sides scale with the machine's speed alike (Python and LLVM both run on one core), so
+the decision carries over.  An estimator without a formula here never uses the
+specification first (None).
+"""
+
+import math
+
+COMPILE_SECONDS = {"svm": 16.0, "neighbors": 10.0, "linear": 6.5, "tree": 6.5,
+                   "ensemble": 6.5}
+BOOTSTRAP_DISTINCT = 0.6     # a bootstrap sample holds about 1 - 1/e of the distinct rows
+
+
+def fit_seconds(estimator, n, d, n_classes):
+    """refml's seconds to fit ``estimator`` on n rows of d features (None: no formula)."""
+    cost = FIT.get(type(estimator).__name__)
+    return None if cost is None else cost(estimator, n, d, n_classes)
+
+
+def answer_seconds(estimator, q, d, n_train):
+    """refml's seconds to answer q rows with ``estimator``, fitted on n_train rows."""
+    cost = ANSWER.get(type(estimator).__name__)
+    return None if cost is None else cost(estimator, q, d, n_train)
+
+
+def svc_fit(svc, n, d, n_classes):
+    """The SMO's steps grow with n and with C (1,000 x 10: 1.9 s at C = 1, 36.7 at C = 100);
+    each step reads a kernel row of n x d.  The pairs of one-vs-one split the rows."""
+    return 130e-9 * n * n * (d + 5) * max(1.0, float(svc.C)) ** 0.7
+
+
+def svc_answer(svc, q, d, n_train):
+    """Linear: the primal weights; otherwise a kernel value per support vector (<= n_train)."""
+    if svc.kernel == "linear":
+        return 1e-6 * q * (d + 5)
+    return 1e-7 * q * n_train * (d + 5)
+
+
+def knn_fit(knn, n, d, n_classes):
+    return 1e-6 * n * (d + 5)
+
+
+def knn_answer(knn, q, d, n_train):
+    """Every distance from a query to a training row."""
+    return 9e-8 * q * n_train * (d + 10)
+
+
+def logistic_fit(model, n, d, n_classes):
+    """L-BFGS and Newton: tens of passes over n x d for each class's coefficients;
+    stochastic gradient: ``max_iter`` epochs (1,000 when None)."""
+    passes = 1.0
+    if model.solver == "sgd":
+        passes = 30.0 * (model.max_iter or 1000)
+    return 3e-5 * n * (d + 1) * n_classes * passes
+
+
+def logistic_answer(model, q, d, n_train):
+    return 1e-6 * q * (d + 1)
+
+
+def tree_fit(tree, n, d, n_classes):
+    """Each level sorts and scans the rows once per searched feature (d, or fewer with
+    ``max_features``); about log2 n levels unless ``max_depth`` stops sooner."""
+    levels = math.log2(max(n, 2))
+    depth = 1.0 if tree.max_depth is None else min(1.0, (tree.max_depth + 1) / levels)
+    return 2e-6 * n * levels * (searched_features(tree.max_features, d) + 2) * depth
+
+
+def tree_answer(tree, q, d, n_train):
+    return 2e-6 * q * math.log2(max(n_train, 2))
+
+
+def searched_features(max_features, d):
+    if max_features is None:
+        return d
+    if max_features == "sqrt":
+        return max(1.0, math.sqrt(d))
+    if max_features == "log2":
+        return max(1.0, math.log2(d))
+    if isinstance(max_features, float):
+        return max(1.0, max_features * d)
+    return min(d, max_features)
+
+
+def forest_fit(forest, n, d, n_classes):
+    member = _tree_like(forest.max_features, forest.max_depth)
+    return forest.n_estimators * BOOTSTRAP_DISTINCT * tree_fit(member, n, d, n_classes)
+
+
+def bagging_fit(bagging, n, d, n_classes):
+    member = member_seconds(bagging, n, d, n_classes)
+    return None if member is None else bagging.n_estimators * BOOTSTRAP_DISTINCT * member
+
+
+def boosting_fit(boosting, n, d, n_classes):
+    """Each round fits a member on all n rows and asks it about them."""
+    member = member_seconds(boosting, n, d, n_classes)
+    return None if member is None else boosting.n_estimators * (member + 2e-6 * n)
+
+
+def committee_answer(committee, q, d, n_train):
+    return 2e-6 * committee.n_estimators * q * math.log2(max(n_train, 2))
+
+
+def member_seconds(committee, n, d, n_classes):
+    template = committee.estimator or committee._default_estimator()
+    return fit_seconds(template, n, d, n_classes)
+
+
+class _tree_like:
+    """A forest's member as the tree formula reads it."""
+
+    def __init__(self, max_features, max_depth):
+        self.max_features, self.max_depth = max_features, max_depth
+
+
+FIT = {"SVC": svc_fit, "KNeighborsClassifier": knn_fit, "LogisticRegression": logistic_fit,
+       "DecisionTreeClassifier": tree_fit, "RandomForestClassifier": forest_fit,
+       "BaggingClassifier": bagging_fit, "AdaBoostClassifier": boosting_fit}
+ANSWER = {"SVC": svc_answer, "KNeighborsClassifier": knn_answer,
+          "LogisticRegression": logistic_answer, "DecisionTreeClassifier": tree_answer,
+          "RandomForestClassifier": committee_answer, "BaggingClassifier": committee_answer,
+          "AdaBoostClassifier": committee_answer}

@@ -1,0 +1,226 @@
+"""The specification answers first: while a chapter's kernels are not compiled, small work
+is done by refml itself, whose answers are refml_fast's (beyond the lectures).
+
+A refml_fast estimator's first fit in a process with an empty kernel cache waits for Numba:
+7-25 s on the 2-core machine of docs/performance.md, while refml fits the same 1,000 x 10
+rows in 0.1-3.4 s.  refml and refml_fast give identical predictions (conformance proves it
+on random instances: the same floats in the same order, the same random stream, the same
+tie rules), so while a chapter's kernels are neither in the cache nor compiled in this
+process, refml_fast fits a refml *twin* of the estimator on the same rows, takes its learned
+state through the model-file representation (``refml.core.model_files``: lists -> arrays),
+and lets the twin answer ``predict``, ``predict_proba``, ``predict_log_proba`` and
+``decision_function`` while it is the estimator's current fit.  Any other method, a state
+a twin does not cover, or a later call too large for the specification runs the kernels
+(compiling them then, as before, with the notice of ``cache.announce_compilation``).
+
+When: the renting or buying of the ski-rental problem.  Each estimator has a cost model of
+refml's seconds (``refml_fast.runtime.spec_costs``); the specification answers a call while
+the seconds it is estimated to have spent on the chapter in this process, this call
+included, stay within what compiling the chapter costs (``spec_costs.COMPILE_SECONDS``).
+Past that, compiling pays, and the kernels are compiled: the wait is never more than about
+twice the compile.  The decision uses estimates only, no clock, so a script takes the same
+path on every run.  A fit inside another refml_fast fit (an ensemble's members) never uses
+it: the outer fit decided.  ``REFML_SPEC_FIRST=0`` turns it off (conformance, the tests
+and the benchmarks of the kernels do; ``python -m refml_fast compile`` too).
+"""
+
+import functools
+import os
+import sys
+import threading
+import weakref
+
+import numpy as np
+
+from refml.core import interop
+from refml_fast.runtime import cache, spec_costs
+
+ANSWERS = ("predict", "predict_proba", "predict_log_proba", "decision_function")
+_TWINS = weakref.WeakKeyDictionary()    # estimator -> the refml twin of its current fit
+_SPENT = {}                             # chapter -> estimated seconds the specification took
+_COMPILED = set()                       # chapters whose kernels ran (or loaded) here
+_CACHED = {}                            # chapter -> its kernels were in the cache at first look
+_TOLD = set()
+_FITTING = [0]                          # refml_fast fits under way, in every thread
+_LOCK = threading.Lock()
+
+
+def enabled():
+    return os.environ.get("REFML_SPEC_FIRST", "1") != "0"
+
+
+def chapter_of(estimator):
+    """refml_fast.svm.svc.SVC -> "svm"."""
+    parts = type(estimator).__module__.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def kernels_ready(chapter):
+    """The chapter's kernels ran in this process or were in the cache at the first look."""
+    if chapter in _COMPILED:
+        return True
+    if chapter not in _CACHED:
+        _CACHED[chapter] = cache.CACHE and cache.chapter_cached(chapter)
+    return _CACHED[chapter]
+
+
+def kernels_ran(estimator):
+    """The estimator's chapter compiled (or loaded) its kernels: no more twins there."""
+    _COMPILED.add(chapter_of(estimator))
+
+
+def affordable(chapter, seconds):
+    """Rent while the rent paid stays below the price of buying (see the module's text)."""
+    spent = _SPENT.get(chapter, 0.0) + seconds
+    if spent > spec_costs.COMPILE_SECONDS.get(chapter, 0.0):
+        return False
+    _SPENT[chapter] = spent
+    return True
+
+
+def twin_class(estimator):
+    """The refml class a refml_fast estimator's class extends (None for another one)."""
+    for klass in type(estimator).__mro__:
+        if klass.__module__.split(".")[0] == "refml" and klass.__name__ == \
+                type(estimator).__name__:
+            return klass
+    return None
+
+
+def make_twin(estimator):
+    """An unfitted refml estimator with the same hyper-parameters (members' templates made
+    refml's too); None when a parameter is an estimator of another library."""
+    klass = twin_class(estimator)
+    if klass is None:
+        return None
+    params = {}
+    for name, value in estimator.get_params(deep=False).items():
+        if hasattr(value, "get_params"):
+            value = make_twin(value)
+            if value is None:
+                return None
+        params[name] = value
+    return klass(**params)
+
+
+def as_lists(value):
+    return value.tolist() if isinstance(value, np.ndarray) else value
+
+
+def fit(estimator, X, codes, classes, n_features, fit_args):
+    """Fit ``estimator`` through its refml twin when the specification should answer
+    (module's text); True when it did, False when the kernels must fit."""
+    chapter = chapter_of(estimator)
+    if (not enabled() or _FITTING[0] > 1 or kernels_ready(chapter)
+            or getattr(estimator, "warm_start", False)):
+        return False
+    twin = make_twin(estimator)
+    if twin is None:
+        return False
+    estimator._check_params(X)      # the formulas read valid hyper-parameters only
+    seconds = spec_costs.fit_seconds(estimator, X.shape[0], X.shape[1], len(classes))
+    if seconds is None or not affordable(chapter, seconds):
+        return False
+    tell(estimator, chapter)
+    twin._learn(X.tolist(), codes.tolist(), as_lists(classes), n_features,
+                *[as_lists(arg) for arg in fit_args])
+    from refml.core import model_files
+
+    loaded = model_files.loads(model_files.dumps(twin), "refml_fast")
+    params = set(estimator.get_params(deep=False))
+    estimator._forget()
+    estimator.__dict__.update({name: value for name, value in vars(loaded).items()
+                               if name not in params})
+    estimator.classes_ = classes
+    _TWINS[estimator] = (twin, X.shape[0])
+    return True
+
+
+def forget(estimator):
+    _TWINS.pop(estimator, None)
+
+
+class fitting:
+    """``with fitting(estimator):`` around a refml_fast fit: fits inside it (an ensemble's
+    members, on any thread) are the outer fit's business, and a new fit drops the twin of
+    the last."""
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def __enter__(self):
+        forget(self.estimator)
+        with _LOCK:
+            _FITTING[0] += 1
+
+    def __exit__(self, *exc):
+        with _LOCK:
+            _FITTING[0] -= 1
+
+
+def answer(estimator, name, X):
+    """The twin's answer of method ``name`` at X in refml_fast's form, or None when the
+    kernels must answer."""
+    twin, n_train = _TWINS.get(estimator, (None, 0))
+    if twin is None or not enabled():
+        return None
+    chapter = chapter_of(estimator)
+    if kernels_ready(chapter):
+        forget(estimator)
+        return None
+    X = estimator._validate_predict(X)
+    seconds = spec_costs.answer_seconds(estimator, X.shape[0], X.shape[1], n_train)
+    if seconds is None or not affordable(chapter, seconds):
+        return None
+    values = getattr(twin, name)(X.tolist())
+    if name != "predict":
+        return np.asarray(values, dtype=np.float64)
+    position = {label: k for k, label in enumerate(interop.plain_labels(twin.classes_))}
+    return estimator._labels_from_codes([position[label] for label in values])
+
+
+def tiered(cls):
+    """Class decorator: the answering methods of ``cls`` (``ANSWERS``) ask the twin first;
+    ``partial_fit`` drops it (the state moves on)."""
+    for name in ANSWERS:
+        method = getattr(cls, name, None)
+        if method is not None and not hasattr(method, "twin_first"):   # inherited: done
+            setattr(cls, name, answered_first(method, name))
+    method = getattr(cls, "partial_fit", None)
+    if method is not None and not hasattr(method, "twin_first"):
+        setattr(cls, "partial_fit", dropping_twin(method))
+    return cls
+
+
+def answered_first(method, name):
+    @functools.wraps(method)
+    def answered(self, X):
+        values = answer(self, name, X)
+        if values is not None:
+            return values
+        result = method(self, X)
+        kernels_ran(self)
+        forget(self)
+        return result
+    answered.twin_first = True
+    return answered
+
+
+def dropping_twin(method):
+    @functools.wraps(method)
+    def partial_fit(self, *args, **kwargs):
+        forget(self)
+        return method(self, *args, **kwargs)
+    partial_fit.twin_first = True
+    return partial_fit
+
+
+def tell(estimator, chapter):
+    """Once per chapter and process, on stderr: why this call did not compile."""
+    if chapter in _TOLD or cache.QUIET[0]:
+        return
+    _TOLD.add(chapter)
+    print(f"refml_fast: {type(estimator).__name__} answers with refml's specification (the "
+          f"same answers) while the {chapter} kernels are not compiled; larger work compiles "
+          "them.  `python -m refml_fast compile` compiles every estimator ahead; "
+          "REFML_SPEC_FIRST=0 compiles on the first call.", file=sys.stderr)

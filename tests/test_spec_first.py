@@ -1,0 +1,193 @@
+"""refml_fast answering with refml's specification while its kernels are cold
+(refml_fast.runtime.spec_first): the same answers as the kernels, only while it pays, and
+never where the kernels are what is asked for."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.fast
+
+rf = pytest.importorskip("refml_fast")
+from refml_fast.runtime import spec_costs, spec_first  # noqa: E402
+
+CHAPTERS = ("svm", "neighbors", "linear", "tree", "ensemble")
+
+
+@pytest.fixture
+def cold(monkeypatch):
+    """Every chapter's kernels taken as cold, nothing spent yet, the specification on."""
+    monkeypatch.setenv("REFML_SPEC_FIRST", "1")
+    monkeypatch.setattr(spec_first, "_COMPILED", set())
+    monkeypatch.setattr(spec_first, "_SPENT", {})
+    monkeypatch.setattr(spec_first, "_TOLD", set())
+    monkeypatch.setattr(spec_first, "_CACHED", {chapter: False for chapter in CHAPTERS})
+
+
+MAKERS = {
+    "svc linear": lambda: rf.SVC(C=0.5),
+    "svc rbf": lambda: rf.SVC(kernel="rbf", C=3.0),
+    "svc poly ovo": lambda: rf.SVC(kernel="poly", degree=2, decision_function_shape="ovo"),
+    "knn": lambda: rf.KNeighborsClassifier(5),
+    "logistic": lambda: rf.LogisticRegression(),
+    "logistic penalised": lambda: rf.LogisticRegression(alpha=0.5),
+    "tree": lambda: rf.DecisionTreeClassifier(max_depth=4, max_features=2, random_state=2),
+    "forest": lambda: rf.RandomForestClassifier(n_estimators=8, random_state=3),
+    "bagging": lambda: rf.BaggingClassifier(n_estimators=5, random_state=1),
+    "bagging of logistic": lambda: rf.BaggingClassifier(rf.LogisticRegression(alpha=0.1),
+                                                        n_estimators=3, random_state=4),
+    "boosting": lambda: rf.AdaBoostClassifier(n_estimators=6),
+}
+WEIGHTED = {"tree", "forest", "bagging", "boosting"}
+
+
+def problem(seed, n_classes, n=120, d=4):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = rng.integers(0, n_classes, n)
+    X[:, 0] += y
+    labels = np.array(["north", "east", "south", "west"])[y]
+    weights = rng.uniform(0.2, 3.0, n)
+    return X, labels, weights, rng.normal(size=(30, d))
+
+
+def answers(model, Xt):
+    out = {"predict": model.predict(Xt)}
+    for name in ("predict_proba", "predict_log_proba", "decision_function"):
+        if hasattr(model, name):
+            out[name] = getattr(model, name)(Xt)
+    return out
+
+
+def fitted(make, X, y, weights, use_weights, monkeypatch, on):
+    monkeypatch.setenv("REFML_SPEC_FIRST", "1" if on else "0")
+    model = make()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if use_weights:
+            model.fit(X, y, sample_weight=weights)
+        else:
+            model.fit(X, y)
+    return model
+
+
+@pytest.mark.parametrize("name", sorted(MAKERS))
+@pytest.mark.parametrize("n_classes", [2, 3, 4])
+def test_same_answers_and_state_as_the_kernels(cold, monkeypatch, name, n_classes):
+    X, y, weights, Xt = problem(7 * n_classes + len(name), n_classes)
+    use_weights = name in WEIGHTED
+    first = fitted(MAKERS[name], X, y, weights, use_weights, monkeypatch, on=True)
+    assert first in spec_first._TWINS          # refml fitted it
+    kernels = fitted(MAKERS[name], X, y, weights, use_weights, monkeypatch, on=False)
+    assert kernels not in spec_first._TWINS
+    expected = answers(kernels, Xt)
+    spec_first._COMPILED.clear()                # the kernels ran: cold again for the twin
+    monkeypatch.setenv("REFML_SPEC_FIRST", "1")
+    got = answers(first, Xt)
+    assert sorted(got) == sorted(expected)
+    for method, values in expected.items():
+        assert got[method].dtype == values.dtype and got[method].shape == values.shape
+        np.testing.assert_array_equal(got[method], values, err_msg=method)
+    assert first in spec_first._TWINS          # and answered every call
+    for attribute, value in vars(kernels).items():
+        if attribute.endswith("_") and isinstance(value, np.ndarray):
+            mine = getattr(first, attribute)
+            assert mine.dtype == value.dtype, attribute
+            np.testing.assert_array_equal(mine, value, err_msg=attribute)
+
+
+def test_other_methods_run_the_kernels_on_the_converted_state(cold, monkeypatch):
+    X, y, _, Xt = problem(3, 3)
+    first = fitted(lambda: rf.KNeighborsClassifier(4), X, y, None, False, monkeypatch, True)
+    kernels = fitted(lambda: rf.KNeighborsClassifier(4), X, y, None, False, monkeypatch, False)
+    for a, b in zip(first.kneighbors(Xt), kernels.kneighbors(Xt)):
+        np.testing.assert_array_equal(a, b)
+    tree = fitted(lambda: rf.DecisionTreeClassifier(random_state=0), X, y, None, False,
+                  monkeypatch, True)
+    np.testing.assert_array_equal(tree.apply(Xt), fitted(
+        lambda: rf.DecisionTreeClassifier(random_state=0), X, y, None, False, monkeypatch,
+        False).apply(Xt))
+
+
+def test_rents_until_the_compile_would_have_paid(cold, monkeypatch):
+    """The estimated seconds add up per chapter; past the chapter's compile seconds the
+    kernels fit, and once they ran the chapter never uses the specification again."""
+    X, y, _, Xt = problem(1, 2)
+    one_fit = spec_costs.fit_seconds(rf.LogisticRegression(), *X.shape, 2)
+    monkeypatch.setitem(spec_costs.COMPILE_SECONDS, "linear", 2.5 * one_fit)
+    models = [rf.LogisticRegression().fit(X, y) for _ in range(3)]
+    assert [m in spec_first._TWINS for m in models] == [True, True, False]
+    assert spec_first._SPENT["linear"] == pytest.approx(2 * one_fit)
+    assert "linear" in spec_first._COMPILED
+    later = rf.LogisticRegression().fit(X, y)
+    assert later not in spec_first._TWINS
+    # a twin of an earlier fit stops answering once the kernels of its chapter ran
+    np.testing.assert_array_equal(models[0].predict(Xt), models[2].predict(Xt))
+    assert models[0] not in spec_first._TWINS
+
+
+def test_large_work_compiles_and_answers_the_same(cold, monkeypatch):
+    X, y, _, _ = problem(2, 3)
+    model = rf.KNeighborsClassifier(3).fit(X, y)
+    assert model in spec_first._TWINS
+    budget = spec_costs.COMPILE_SECONDS["neighbors"]
+    rows = int(budget / spec_costs.knn_answer(model, 1, X.shape[1], len(X))) + 10
+    many = np.random.default_rng(0).normal(size=(rows, X.shape[1]))
+    got = model.predict(many)                       # too much for the specification
+    assert model not in spec_first._TWINS and "neighbors" in spec_first._COMPILED
+    monkeypatch.setenv("REFML_SPEC_FIRST", "0")
+    np.testing.assert_array_equal(got, rf.KNeighborsClassifier(3).fit(X, y).predict(many))
+
+
+def test_not_used_when_off_cached_or_inside_another_fit(cold, monkeypatch):
+    X, y, _, _ = problem(4, 2)
+    monkeypatch.setenv("REFML_SPEC_FIRST", "0")
+    assert rf.DecisionTreeClassifier().fit(X, y) not in spec_first._TWINS
+    monkeypatch.setenv("REFML_SPEC_FIRST", "1")
+    spec_first._CACHED["svm"] = True
+    assert rf.SVC().fit(X, y) not in spec_first._TWINS
+    # an ensemble whose chapter is compiled fits refml_fast trees: none of them by refml
+    spec_first._COMPILED.add("ensemble")
+    forest = rf.RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y)
+    assert forest not in spec_first._TWINS
+    assert not any(type(m).__name__ == "DecisionTreeClassifier" for m in spec_first._TWINS)
+
+
+def test_partial_fit_and_refit_drop_the_twin(cold, monkeypatch):
+    X, y, _, Xt = problem(5, 3)
+    first = rf.LogisticRegression(random_state=0).fit(X, y)
+    assert first in spec_first._TWINS
+    first.partial_fit(X[:40], y[:40])
+    assert first not in spec_first._TWINS
+    monkeypatch.setenv("REFML_SPEC_FIRST", "0")
+    kernels = rf.LogisticRegression(random_state=0).fit(X, y).partial_fit(X[:40], y[:40])
+    np.testing.assert_array_equal(first.predict_proba(Xt), kernels.predict_proba(Xt))
+    monkeypatch.setenv("REFML_SPEC_FIRST", "1")
+    again = rf.SVC().fit(X, y)
+    assert again in spec_first._TWINS
+    spec_first._COMPILED.add("svm")
+    again.fit(X, y)
+    assert again not in spec_first._TWINS
+
+
+def test_bad_input_gets_the_kernels_errors_and_nothing_is_kept(cold):
+    X, y, _, _ = problem(6, 2)
+    with pytest.raises(ValueError):
+        rf.SVC(C=-1.0).fit(X, y)
+    model = rf.DecisionTreeClassifier().fit(X, y)
+    with pytest.raises(ValueError):
+        model.predict(X[:, :2])
+    with pytest.raises(ValueError):
+        model.predict(np.full_like(X, np.nan))
+    assert "svm" not in spec_first._SPENT       # refused before any estimate
+
+
+def test_says_so_once_per_chapter(cold, capsys):
+    X, y, _, _ = problem(8, 2)
+    rf.DecisionTreeClassifier().fit(X, y)
+    rf.DecisionTreeClassifier(max_depth=2).fit(X, y)
+    rf.SVC().fit(X, y)
+    err = capsys.readouterr().err
+    assert err.count("answers with refml's specification") == 2
+    assert "tree kernels" in err and "svm kernels" in err
