@@ -408,7 +408,7 @@ def test_queries_in_the_order_of_their_leaves_give_the_same_neighbours(monkeypat
         monkeypatch.setattr(_kdtree, "ORDERED_FROM", threshold)
         tree = refml_fast.KNeighborsClassifier(n_neighbors=6, algorithm="kd_tree").fit(X, y)
         assert [a.tolist() for a in tree.kneighbors(Xq)] == expected
-    assert np.argsort([_kdtree.leaf_of(x, *tree._kd_tree[:3]) for x in Xq]).tolist() != list(
+    assert np.argsort([_kdtree.leaf_of(x, *tree._search.kd_tree[:3]) for x in Xq]).tolist() != list(
         range(queries))                  # the order did change
 
 

@@ -13,6 +13,11 @@ from refml_fast.runtime.options import kernel
 EXPONENT = 0x7FF0000000000000   # all exponent bits set: an infinity or a NaN
 
 
+# Up to this many entries numpy's two passes check X (a few microseconds); only larger
+# arrays need the kernel, whose compile (0.7 s) a small first fit then does not wait for.
+NUMPY_CHECK_UP_TO = 1 << 16
+
+
 @kernel
 def non_finite(X):
     """(holds a NaN, holds an infinity) for a 2-D float64 array (no allocation when it is
@@ -73,7 +78,8 @@ def _check_numeric_array(X, name):
     is_float = X.dtype.kind == "f"
     X = writable(np.ascontiguousarray(X, dtype=np.float64))
     if is_float:
-        has_nan, has_infinity = non_finite(X)
+        has_nan, has_infinity = non_finite(X) if X.size > NUMPY_CHECK_UP_TO else (
+            bool(np.isnan(X).any()), bool(np.isinf(X).any()))
         if has_nan:
             raise ValueError(validation.non_finite_message(name, "NaN"))
         if has_infinity:

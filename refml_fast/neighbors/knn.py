@@ -153,15 +153,29 @@ def search_seconds(queries, n, d, k, mahalanobis):
     return queries * (n * (d + 25) * 0.0148 + candidates * per_candidate) * 1e-9
 
 
+class SearchStructure:
+    """What the search derives from a k-NN model's training rows (the k-d tree, or the
+    approximate pass's centre, tiles and bounds), filled by its first search.  Held apart
+    from the estimator's own attributes, so that a predict that fills it leaves them as they
+    were (scikit-learn's check_dict_unchanged); a pickle or a copy holds it empty, and the
+    first search fills it again."""
+
+    built = False
+
+    def __getstate__(self):
+        return {}
+
+    def __setstate__(self, state):
+        pass
+
+
 @spec_first.tiered
 class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
     __doc__ = reference.KNeighborsClassifier.__doc__
 
     # What the search derives from the training rows alone: never saved in a model file,
-    # rebuilt on load (refml.core.model_files).
-    _derived_state = ("_fit_method", "_kd_tree", "_center", "_whitener", "_bound_scale",
-                      "_precision_array", "_fit_tiles", "_fit_upper", "_fit_lower",
-                      "_fit_centred_norm_max")
+    # made again on load (refml.core.model_files).
+    _derived_state = ("_fit_method", "_search")
 
     def _fit(self, X, codes):
         # X is the caller's array itself when it already was C-contiguous float64: no copy,
@@ -170,16 +184,23 @@ class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
         self._restore_derived()
 
     def _restore_derived(self):
-        """The search structure over ``_fit_X``: the k-d tree or the approximate pass."""
+        """How the search will run over ``_fit_X``, and an empty ``SearchStructure`` that
+        the first search fills (``_search_structure``): a model answered by refml's twin
+        (``refml_fast.runtime.spec_first``) or only saved compiles none of it."""
         X = self._fit_X
         self._fit_method = _kdtree.search_method(self.algorithm, self.metric, X.shape[0],
                                                  X.shape[1], self.n_neighbors)
-        for name in ("_kd_tree", "_fit_tiles"):
-            vars(self).pop(name, None)
-        if self._fit_method == "kd_tree":
-            self._kd_tree = _kdtree.build(X)
-        else:
-            self._prepare_search()
+        self._search = SearchStructure()
+
+    def _search_structure(self):
+        """The filled ``_search``: the k-d tree, or the approximate pass's tiles."""
+        if not self._search.built:
+            if self._fit_method == "kd_tree":
+                self._search.kd_tree = _kdtree.build(self._fit_X)
+            else:
+                self._prepare_search()
+            self._search.built = True
+        return self._search
 
     @staticmethod
     def _mean_covariance(X):
@@ -191,21 +212,22 @@ class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
     def _prepare_search(self):
         """The training side of the approximate pass: the centred (and whitened) rows in
         float32, transposed; their squared norms widened by the error bound; S."""
+        search = self._search
         # m only shifts the rows (any m keeps the bound); a mean of at most CENTRE_ROWS rows
         # spread over X centres them as well as the mean of all (5,033 x 1,000: 1.4 ms):
         # the squared norms ||x - m||^2 grow by tr(Sigma) / 256 on average, 0.4% of theirs.
-        self._center = self._fit_X[::-(-self._fit_X.shape[0] // CENTRE_ROWS)].mean(axis=0)
-        self._whitener, self._bound_scale = None, 1.0
-        self._precision_array = np.zeros((1, 1))
+        search.center = self._fit_X[::-(-self._fit_X.shape[0] // CENTRE_ROWS)].mean(axis=0)
+        search.whitener, search.bound_scale = None, 1.0
+        search.precision_array = np.zeros((1, 1))
         if self.metric == "mahalanobis":
             P = np.array(self._precision, dtype=np.float64)
-            self._precision_array = P
+            search.precision_array = P
             try:
-                self._whitener = np.linalg.cholesky((P + P.T) / 2.0)
-                self._bound_scale = max(float(np.sum(self._whitener ** 2)),
+                search.whitener = np.linalg.cholesky((P + P.T) / 2.0)
+                search.bound_scale = max(float(np.sum(search.whitener ** 2)),
                                         float(np.linalg.norm(P)))
             except np.linalg.LinAlgError:
-                self._bound_scale = np.inf  # no approximate pass: every row checked exactly
+                search.bound_scale = np.inf  # no approximate pass: every row checked exactly
         n, d = self._fit_X.shape
         # Every tile's rows are written below, but the last tile's columns past the last
         # row: the cross products read them (the padding after TILE columns is never read).
@@ -213,8 +235,8 @@ class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
         tiles[-1] = 0.0
         centred_norms = np.empty(n)
         norms = np.empty(n)
-        if self._whitener is None:  # one pass over X, straight into the tiles
-            prepare_rows(self._fit_X, self._center, 1.0 + self._bound_scale, tiles,
+        if search.whitener is None:  # one pass over X, straight into the tiles
+            prepare_rows(self._fit_X, search.center, 1.0 + search.bound_scale, tiles,
                         np.empty((0, d), dtype=np.float32), centred_norms, norms)
         else:  # block by block (CHUNK rows), so that the temporaries stay small
             for start in range(0, n, CHUNK):   # CHUNK is a multiple of TILE
@@ -228,37 +250,39 @@ class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
                 first = start // TILE
                 tiles[first:first + padded.shape[0] // TILE, :, :TILE] = \
                     padded.reshape(-1, TILE, d).transpose(0, 2, 1)
-        self._fit_tiles = tiles
+        search.fit_tiles = tiles
         epsilon, _ = self._bound_constants()
-        self._fit_upper = norms + epsilon * centred_norms
-        self._fit_lower = norms - epsilon * centred_norms
-        self._fit_centred_norm_max = float(centred_norms.max())
+        search.fit_upper = norms + epsilon * centred_norms
+        search.fit_lower = norms - epsilon * centred_norms
+        search.fit_centred_norm_max = float(centred_norms.max())
 
     def _approximate_rows(self, X):
         """(x~ in float32, ||x'||^2, whether each row is in float32's safe range)."""
-        if self._whitener is None:
+        search = self._search
+        if search.whitener is None:
             T = np.empty(X.shape, dtype=np.float32)
             centred_norms = np.empty(X.shape[0])
-            prepare_rows(X, self._center, 1.0 + self._bound_scale,
+            prepare_rows(X, search.center, 1.0 + search.bound_scale,
                         np.empty((0, X.shape[1], TILE), dtype=np.float32), T, centred_norms,
                         np.empty(X.shape[0]))
             with np.errstate(all="ignore"):
-                safe = (1.0 + self._bound_scale) * (1.0 + centred_norms) <= SCALE_LIMIT
+                safe = (1.0 + search.bound_scale) * (1.0 + centred_norms) <= SCALE_LIMIT
             return T, centred_norms, safe
         with np.errstate(all="ignore"):
-            centred = X - self._center
+            centred = X - search.center
             centred_norms = np.einsum("ij,ij->i", centred, centred)
-            T = centred if self._whitener is None else centred @ self._whitener
-            safe = (1.0 + self._bound_scale) * (1.0 + centred_norms) <= SCALE_LIMIT
+            T = centred if search.whitener is None else centred @ search.whitener
+            safe = (1.0 + search.bound_scale) * (1.0 + centred_norms) <= SCALE_LIMIT
             T = np.where(safe[:, None], T, 0.0).astype(np.float32)
         return T, centred_norms, safe
 
     def _bound_constants(self):
         """(epsilon, beta): |A - Q| <= epsilon (||x'||^2 + ||z'||^2) + 2 beta."""
+        search = self._search
         d = self.n_features_in_
-        S = self._bound_scale
+        S = search.bound_scale
         beta = d * 2.0 ** -120 * (1.0 + S)
-        if self._whitener is None and self.metric != "mahalanobis":
+        if search.whitener is None and self.metric != "mahalanobis":
             m = (min(d, KC) + -(-d // KC) + 8) * FLOAT32_ROUNDOFF
             f = (3 * d + 8) * FLOAT64_ROUNDOFF
             return 4.0 * (m / (1.0 - m) + f / (1.0 - f)) + beta, beta
@@ -267,25 +291,26 @@ class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
         return 2.0 * alpha + beta, beta
 
     def _kneighbors_squared(self, X, votes_only=False):
+        search = self._search_structure()
         k = self.n_neighbors
         squared = np.empty((X.shape[0], k), dtype=np.float64)
         indices = np.empty((X.shape[0], k), dtype=np.int64)
         if self._fit_method == "kd_tree":
-            _kdtree.query(X, *self._kd_tree, squared, indices)
+            _kdtree.query(X, *search.kd_tree, squared, indices)
             return squared, indices
         T, centred_norms, _ = self._approximate_rows(X)
         epsilon, beta = self._bound_constants()
         with np.errstate(all="ignore"):
             gap = 2.0 * epsilon * centred_norms + 4.0 * beta  # q_up - q_lo
-            scale = 4.0 * (1.0 + self._bound_scale) * (
-                1.0 + centred_norms + self._fit_centred_norm_max)
+            scale = 4.0 * (1.0 + search.bound_scale) * (
+                1.0 + centred_norms + search.fit_centred_norm_max)
             exhaustive = ~(scale <= SCALE_LIMIT)
         metric = MAHALANOBIS if self.metric == "mahalanobis" else EUCLIDEAN
         seconds = search_seconds(X.shape[0], self._fit_X.shape[0], X.shape[1], k,
                                  metric == MAHALANOBIS)
         run_parallel(nearest_kernel, nearest_serial, seconds / PAIRS_SECONDS, T,
-                     self._fit_tiles, self._fit_upper, self._fit_lower, gap, exhaustive, X,
-                     self._fit_X, self._precision_array, metric, votes_only,
+                     search.fit_tiles, search.fit_upper, search.fit_lower, gap, exhaustive, X,
+                     self._fit_X, search.precision_array, metric, votes_only,
                      numba.get_num_threads(), squared, indices, unit_seconds=PAIRS_SECONDS)
         return squared, indices
 
