@@ -4,8 +4,9 @@ kernels takes: the two sides of ``refml_fast.runtime.spec_first``'s decision.
 Fitted on the 2-core AMD EPYC of docs/performance.md (Python 3.11), refml's fits and
 predictions of 300-3,000 rows, 5-40 features, 2-5 classes; each formula is set at or above
 the largest of those times, since an estimate too low makes a user wait for the
-specification where compiling would have paid.  The compile seconds are the cold first
-calls of ``python -m benchmarks.run --cold`` (1,000 x 10, three classes) on that machine.
+specification where compiling would have paid.  The compile seconds are the compiling
+first calls of ``python -m benchmarks.run --cold`` (1,000 x 10, three classes) on that
+machine on 2026-11-29 (the ensembles': their default sizes).
 Both sides scale with the machine's speed alike (Python and LLVM both run on one core), so
 the decision carries over.  An estimator without a formula here never uses the
 specification first (None).
@@ -13,8 +14,8 @@ specification first (None).
 
 import math
 
-COMPILE_SECONDS = {"svm": 16.0, "neighbors": 10.0, "linear": 6.5, "tree": 6.5,
-                   "ensemble": 6.5}
+COMPILE_SECONDS = {"svm": 21.0, "neighbors": 13.0, "linear": 8.0, "tree": 9.0,
+                   "ensemble": 9.0}
 BOOTSTRAP_DISTINCT = 0.6     # a bootstrap sample holds about 1 - 1/e of the distinct rows
 
 
@@ -54,11 +55,10 @@ def knn_answer(knn, q, d, n_train):
 
 def logistic_fit(model, n, d, n_classes):
     """L-BFGS and Newton: tens of passes over n x d for each class's coefficients;
-    stochastic gradient: ``max_iter`` epochs (1,000 when None)."""
-    passes = 1.0
+    stochastic gradient: ``max_iter`` epochs (1,000 when None) of one pass each."""
     if model.solver == "sgd":
-        passes = 30.0 * (model.max_iter or 1000)
-    return 3e-5 * n * (d + 1) * n_classes * passes
+        return 2e-6 * n * (d + 1) * n_classes * (model.max_iter or 1000)
+    return 3e-5 * n * (d + 1) * n_classes
 
 
 def logistic_answer(model, q, d, n_train):
@@ -68,9 +68,14 @@ def logistic_answer(model, q, d, n_train):
 def tree_fit(tree, n, d, n_classes):
     """Each level sorts and scans the rows once per searched feature (d, or fewer with
     ``max_features``); about log2 n levels unless ``max_depth`` stops sooner."""
+    return 2e-6 * tree_units(tree.max_features, tree.max_depth, n, d)
+
+
+def tree_units(max_features, max_depth, n, d):
+    """n log2 n x (the searched features + 2), cut to the levels ``max_depth`` allows."""
     levels = math.log2(max(n, 2))
-    depth = 1.0 if tree.max_depth is None else min(1.0, (tree.max_depth + 1) / levels)
-    return 2e-6 * n * levels * (searched_features(tree.max_features, d) + 2) * depth
+    depth = 1.0 if max_depth is None else min(1.0, (max_depth + 0.5) / levels)
+    return n * levels * (searched_features(max_features, d) + 2) * depth
 
 
 def tree_answer(tree, q, d, n_train):
@@ -90,8 +95,10 @@ def searched_features(max_features, d):
 
 
 def forest_fit(forest, n, d, n_classes):
-    member = _tree_like(forest.max_features, forest.max_depth)
-    return forest.n_estimators * BOOTSTRAP_DISTINCT * tree_fit(member, n, d, n_classes)
+    """A forest's tree searches few features on a bootstrap sample: 0.65-0.85 us a unit of
+    ``tree_units`` measured (a lone tree: 1.0-2.0)."""
+    return forest.n_estimators * 1e-6 * tree_units(forest.max_features, forest.max_depth,
+                                                   n, d)
 
 
 def bagging_fit(bagging, n, d, n_classes):
@@ -106,19 +113,13 @@ def boosting_fit(boosting, n, d, n_classes):
 
 
 def committee_answer(committee, q, d, n_train):
-    return 2e-6 * committee.n_estimators * q * math.log2(max(n_train, 2))
+    """A walk down each member (1.4-2.0 us a row and tree measured)."""
+    return 2.5e-6 * committee.n_estimators * q
 
 
 def member_seconds(committee, n, d, n_classes):
     template = committee.estimator or committee._default_estimator()
     return fit_seconds(template, n, d, n_classes)
-
-
-class _tree_like:
-    """A forest's member as the tree formula reads it."""
-
-    def __init__(self, max_features, max_depth):
-        self.max_features, self.max_depth = max_features, max_depth
 
 
 FIT = {"SVC": svc_fit, "KNeighborsClassifier": knn_fit, "LogisticRegression": logistic_fit,
