@@ -22,6 +22,7 @@ def cold(monkeypatch):
     monkeypatch.setattr(spec_first, "_COMPILED", set())
     monkeypatch.setattr(spec_first, "_SPENT", {})
     monkeypatch.setattr(spec_first, "_TOLD", set())
+    monkeypatch.setattr(spec_first, "_USED", set())
     monkeypatch.setattr(spec_first, "_CACHED", {chapter: False for chapter in CHAPTERS})
 
 
@@ -110,21 +111,44 @@ def test_other_methods_run_the_kernels_on_the_converted_state(cold, monkeypatch)
         False).apply(Xt))
 
 
-def test_rents_until_the_compile_would_have_paid(cold, monkeypatch):
-    """The estimated seconds add up per chapter; past the chapter's compile seconds the
-    kernels fit, and once they ran the chapter never uses the specification again."""
-    X, y, _, Xt = problem(1, 2)
-    one_fit = spec_costs.fit_seconds(rf.LogisticRegression(), *X.shape, 2)
-    monkeypatch.setitem(spec_costs.COMPILE_SECONDS, "linear", 2.5 * one_fit)
-    models = [rf.LogisticRegression().fit(X, y) for _ in range(3)]
-    assert [m in spec_first._TWINS for m in models] == [True, True, False]
-    assert spec_first._SPENT["linear"] == pytest.approx(2 * one_fit)
+def test_first_use_only_then_the_kernels(cold, monkeypatch):
+    """A class's first fit and the first call of each answering method; a second fit, or a
+    second call of a method, compiles the kernels, and then every twin of the chapter
+    steps aside (a benchmark's repeated calls time the kernels)."""
+    X, y, _, Xt = problem(1, 3)
+    first, second = rf.LogisticRegression().fit(X, y), rf.LogisticRegression().fit(X, y)
+    assert first in spec_first._TWINS and second not in spec_first._TWINS
     assert "linear" in spec_first._COMPILED
-    later = rf.LogisticRegression().fit(X, y)
-    assert later not in spec_first._TWINS
-    # a twin of an earlier fit stops answering once the kernels of its chapter ran
-    np.testing.assert_array_equal(models[0].predict(Xt), models[2].predict(Xt))
-    assert models[0] not in spec_first._TWINS
+    spec_first._COMPILED.clear()                # another setting is a first use of its own
+    assert rf.LogisticRegression(alpha=0.25, random_state=3).fit(X, y) in spec_first._TWINS
+    # a numpy generator is no plain value: the kernels take it
+    spec_first._COMPILED.clear()
+    numpy_seeded = rf.LogisticRegression(alpha=0.5, random_state=np.random.RandomState(0))
+    assert numpy_seeded.fit(X, y) not in spec_first._TWINS
+    spec_first._COMPILED.clear()                # cold again: the twin answers once a method
+    once = first.predict_proba(Xt)
+    assert first in spec_first._TWINS
+    np.testing.assert_array_equal(first.predict(Xt), second.predict(Xt))
+    assert first in spec_first._TWINS
+    np.testing.assert_array_equal(first.predict_proba(Xt), once)   # the second: kernels
+    assert first not in spec_first._TWINS and "linear" in spec_first._COMPILED
+    np.testing.assert_array_equal(once, second.predict_proba(Xt))
+
+
+def test_refml_is_asked_for_no_more_than_the_compile(cold, monkeypatch):
+    """The estimated seconds add up per chapter, over its classes; past the chapter's
+    compile seconds the kernels fit."""
+    X, y, _, _ = problem(2, 2)
+    forest = rf.RandomForestClassifier(n_estimators=5, random_state=0)
+    bagging = rf.BaggingClassifier(n_estimators=5, random_state=0)
+    boosting = rf.AdaBoostClassifier(n_estimators=5)
+    costs = [spec_costs.fit_seconds(m, *X.shape, 2) for m in (forest, bagging, boosting)]
+    monkeypatch.setitem(spec_costs.COMPILE_SECONDS, "ensemble", costs[0] + costs[1] * 1.01)
+    fitted_by = [m.fit(X, y) in spec_first._TWINS for m in (forest, bagging, boosting)]
+    assert fitted_by == [True, True, False]
+    assert spec_first._SPENT["ensemble"] == pytest.approx(costs[0] + costs[1])
+    monkeypatch.setitem(spec_costs.COMPILE_SECONDS, "svm", 0.0)
+    assert rf.SVC().fit(X, y) not in spec_first._TWINS
 
 
 def test_large_work_compiles_and_answers_the_same(cold, monkeypatch):

@@ -2,26 +2,32 @@
 is done by refml itself, whose answers are refml_fast's (beyond the lectures).
 
 A refml_fast estimator's first fit in a process with an empty kernel cache waits for Numba:
-7-25 s on the 2-core machine of docs/performance.md, while refml fits the same 1,000 x 10
+2-23 s on the 2-core machine of docs/performance.md, while refml fits the same 1,000 x 10
 rows in 0.1-3.4 s.  refml and refml_fast give identical predictions (conformance proves it
 on random instances: the same floats in the same order, the same random stream, the same
 tie rules), so while a chapter's kernels are neither in the cache nor compiled in this
 process, refml_fast fits a refml *twin* of the estimator on the same rows, takes its learned
 state through the model-file representation (``refml.core.model_files``: lists -> arrays),
 and lets the twin answer ``predict``, ``predict_proba``, ``predict_log_proba`` and
-``decision_function`` while it is the estimator's current fit.  Any other method, a state
-a twin does not cover, or a later call too large for the specification runs the kernels
-(compiling them then, as before, with the notice of ``cache.announce_compilation``).
+``decision_function`` while it is the estimator's current fit.  Any other method, and every
+call the rules below refuse, runs the kernels on that state (compiling them then, with the
+notice of ``cache.announce_compilation``).
 
-When: the renting or buying of the ski-rental problem.  Each estimator has a cost model of
-refml's seconds (``refml_fast.runtime.spec_costs``); the specification answers a call while
-the seconds it is estimated to have spent on the chapter in this process, this call
-included, stay within what compiling the chapter costs (``spec_costs.COMPILE_SECONDS``).
-Past that, compiling pays, and the kernels are compiled: the wait is never more than about
-twice the compile.  The decision uses estimates only, no clock, so a script takes the same
-path on every run.  A fit inside another refml_fast fit (an ensemble's members) never uses
-it: the outer fit decided.  ``REFML_SPEC_FIRST=0`` turns it off (conformance, the tests
-and the benchmarks of the kernels do; ``python -m refml_fast compile`` too).
+When: the first use only.  In a process, refml fits at most the first fit of each setting
+(an estimator class with its hyper-parameters) and answers at most the first call of each
+answering method of that setting; a second fit or a second call of a method compiles the
+kernels.  So a first script (fit, predict, predict_proba; a score on another set is a
+second predict and compiles) waits for refml instead of the compiler, while a loop over
+fits, or a benchmark timing repeated calls, runs the kernels from its second round on.
+Within that, refml answers only while its estimated seconds (``spec_costs``), added up over
+the chapter in this process, stay within what compiling the chapter costs
+(``spec_costs.COMPILE_SECONDS``): refml is never asked for more than the compile would have
+taken (the ski-rental bound: at most about twice the compile is ever waited).  The decision
+uses estimates and counts only, no clock, so a script takes the same path on every run.  A
+fit inside another refml_fast fit (an ensemble's members) never uses it: the outer fit
+decided; nor does a ``warm_start`` fit, or a setting with a hyper-parameter that is not a
+plain value (a numpy generator).  ``REFML_SPEC_FIRST=0`` turns it off (conformance, the
+tests and the benchmarks of the kernels do; ``python -m refml_fast compile`` too).
 """
 
 import functools
@@ -36,11 +42,13 @@ from refml.core import interop
 from refml_fast.runtime import cache, spec_costs
 
 ANSWERS = ("predict", "predict_proba", "predict_log_proba", "decision_function")
+PLAIN = (type(None), bool, int, float, str)    # hyper-parameters a twin takes as they are
 _TWINS = weakref.WeakKeyDictionary()    # estimator -> the refml twin of its current fit
 _SPENT = {}                             # chapter -> estimated seconds the specification took
 _COMPILED = set()                       # chapters whose kernels ran (or loaded) here
 _CACHED = {}                            # chapter -> its kernels were in the cache at first look
 _TOLD = set()
+_USED = set()                           # (setting, "fit" or a method) refml has done
 _FITTING = [0]                          # refml_fast fits under way, in every thread
 _LOCK = threading.Lock()
 
@@ -69,11 +77,22 @@ def kernels_ran(estimator):
     _COMPILED.add(chapter_of(estimator))
 
 
-def affordable(chapter, seconds):
-    """Rent while the rent paid stays below the price of buying (see the module's text)."""
+def setting(estimator):
+    """The class and the hyper-parameters, those that are not plain values by their type
+    (a random generator, a member template)."""
+    return type(estimator).__name__, tuple(
+        (name, value if isinstance(value, PLAIN) else type(value).__name__)
+        for name, value in sorted(estimator.get_params(deep=False).items()))
+
+
+def affordable(estimator, use, seconds):
+    """The first ``use`` ("fit" or a method's name) of the estimator's setting, and the rent
+    paid within the price of buying (see the module's text); counted when it is."""
+    chapter, first = chapter_of(estimator), (setting(estimator), use)
     spent = _SPENT.get(chapter, 0.0) + seconds
-    if spent > spec_costs.COMPILE_SECONDS.get(chapter, 0.0):
+    if first in _USED or spent > spec_costs.COMPILE_SECONDS.get(chapter, 0.0):
         return False
+    _USED.add(first)
     _SPENT[chapter] = spent
     return True
 
@@ -89,17 +108,21 @@ def twin_class(estimator):
 
 def make_twin(estimator):
     """An unfitted refml estimator with the same hyper-parameters (members' templates made
-    refml's too); None when a parameter is an estimator of another library."""
+    refml's too); None when a parameter is neither a plain value nor a refml_fast estimator
+    (a numpy generator as ``random_state``: the kernels take it)."""
     klass = twin_class(estimator)
     if klass is None:
         return None
     params = {}
     for name, value in estimator.get_params(deep=False).items():
         if hasattr(value, "get_params"):
-            value = make_twin(value)
-            if value is None:
+            params[name] = make_twin(value)
+            if params[name] is None:
                 return None
-        params[name] = value
+        elif isinstance(value, PLAIN):
+            params[name] = value
+        else:
+            return None
     return klass(**params)
 
 
@@ -119,7 +142,7 @@ def fit(estimator, X, codes, classes, n_features, fit_args):
         return False
     estimator._check_params(X)      # the formulas read valid hyper-parameters only
     seconds = spec_costs.fit_seconds(estimator, X.shape[0], X.shape[1], len(classes))
-    if seconds is None or not affordable(chapter, seconds):
+    if seconds is None or not affordable(estimator, "fit", seconds):
         return False
     tell(estimator, chapter)
     twin._learn(X.tolist(), codes.tolist(), as_lists(classes), n_features,
@@ -170,7 +193,7 @@ def answer(estimator, name, X):
         return None
     X = estimator._validate_predict(X)
     seconds = spec_costs.answer_seconds(estimator, X.shape[0], X.shape[1], n_train)
-    if seconds is None or not affordable(chapter, seconds):
+    if seconds is None or not affordable(estimator, name, seconds):
         return None
     values = getattr(twin, name)(X.tolist())
     if name != "predict":
@@ -221,6 +244,6 @@ def tell(estimator, chapter):
         return
     _TOLD.add(chapter)
     print(f"refml_fast: {type(estimator).__name__} answers with refml's specification (the "
-          f"same answers) while the {chapter} kernels are not compiled; larger work compiles "
-          "them.  `python -m refml_fast compile` compiles every estimator ahead; "
-          "REFML_SPEC_FIRST=0 compiles on the first call.", file=sys.stderr)
+          f"same answers) while the {chapter} kernels are not compiled; a second fit or call, "
+          "or larger work, compiles them.  `python -m refml_fast compile` compiles every "
+          "estimator ahead; REFML_SPEC_FIRST=0 compiles on the first call.", file=sys.stderr)
