@@ -82,6 +82,27 @@ def test_files_cross_between_the_packages(name, i):
 
 
 @pytest.mark.fast
+@pytest.mark.parametrize("name, i", CASES)
+def test_refmls_file_in_refml_fast_holds_what_a_fit_there_holds(name, i):
+    """Each learned attribute of refml's model loaded into refml_fast has the type (and an
+    array its dtype) that refml_fast's own fit gives it: an empty list of LDA's dependent
+    features is an int64 array, as fitted (it stayed a list)."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+
+    loaded = loads(dumps(fitted(refml, name, i)[0]), package="refml_fast")
+    own = fitted(refml_fast, name, i)[0]
+    for attribute, value in vars(own).items():
+        if attribute.endswith("_") and not attribute.startswith("_"):
+            theirs = getattr(loaded, attribute)
+            assert type(theirs) is type(value), attribute
+            if isinstance(value, np.ndarray):
+                assert theirs.dtype == value.dtype, attribute
+
+
+@pytest.mark.fast
 @pytest.mark.parametrize("name", ["GaussianNB", "LinearDiscriminantAnalysis",
                                   "QuadraticDiscriminantAnalysis", "Perceptron",
                                   "LogisticRegression"])

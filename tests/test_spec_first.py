@@ -12,7 +12,7 @@ pytestmark = pytest.mark.fast
 rf = pytest.importorskip("refml_fast")
 from refml_fast.runtime import spec_costs, spec_first  # noqa: E402
 
-CHAPTERS = ("svm", "neighbors", "linear", "tree", "ensemble")
+CHAPTERS = ("svm", "neighbors", "linear", "tree", "ensemble", "discriminant", "density")
 
 
 @pytest.fixture
@@ -39,6 +39,12 @@ MAKERS = {
     "bagging of logistic": lambda: rf.BaggingClassifier(rf.LogisticRegression(alpha=0.1),
                                                         n_estimators=3, random_state=4),
     "boosting": lambda: rf.AdaBoostClassifier(n_estimators=6),
+    "lda": lambda: rf.LinearDiscriminantAnalysis(),
+    "lda, maximum likelihood": lambda: rf.LinearDiscriminantAnalysis(
+        covariance="mle", reg_param=0.1),
+    "qda": lambda: rf.QuadraticDiscriminantAnalysis(reg_param=0.05),
+    "least squares": lambda: rf.LeastSquaresClassifier(),
+    "gaussian nb": lambda: rf.GaussianNB(),
 }
 WEIGHTED = {"tree", "forest", "bagging", "boosting"}
 

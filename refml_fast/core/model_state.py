@@ -18,10 +18,14 @@ from refml.core import interop
 from refml.tree.split import Tree
 
 KEPT_AS_LISTS = ("class_count_", "class_prior_", "class_log_prior_", "loss_curve_",
-                 "n_mistakes_", "trajectory_")
+                 "n_mistakes_", "trajectory_", "bin_low_", "bin_high_", "bin_width_",
+                 "bin_counts_")
 PER_ROW = ("class_data_", "bandwidth_cholesky_", "_factors")
 # partial_fit's running state: the entries refml_fast keeps as arrays
 STREAM_ARRAYS = ("scatter", "theta")
+# lists of indices refml_fast keeps as int64 arrays, empty ones too (an empty list has no
+# numbers to tell its kind by)
+INDEX_ARRAYS = ("dependent_features_",)
 
 
 def from_reference(model):
@@ -37,6 +41,8 @@ def from_reference(model):
             for key in STREAM_ARRAYS:
                 if isinstance(value.get(key), list):
                     value[key] = as_array(value[key])
+        elif name in INDEX_ARRAYS and isinstance(value, list):
+            setattr(model, name, np.asarray(value, dtype=np.int64))
         elif isinstance(value, Tree):
             tree_arrays(value)
         elif isinstance(value, list) and is_numeric(value):

@@ -18,6 +18,7 @@ from refml.density import naive_bayes as reference
 from refml_fast.core.base import FastMixin
 from refml_fast.density import kernels as _kernels
 from refml_fast.density.kde import FastKernelSums
+from refml_fast.runtime import spec_first
 from refml_fast.runtime.options import kernel
 from refml_fast.runtime.threads import run_parallel
 
@@ -216,6 +217,7 @@ class NaiveBayes(FastMixin, _FastDensityClassifier, reference.NaiveBayes):
         return np.column_stack(columns)
 
 
+@spec_first.tiered
 class GaussianNB(NaiveBayes, reference.GaussianNB):
     __doc__ = reference.GaussianNB.__doc__
 

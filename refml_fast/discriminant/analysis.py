@@ -32,6 +32,7 @@ from refml.discriminant import statistics as gaussian
 from refml_fast.core import linalg as _linalg
 from refml_fast.core.base import FastMixin
 from refml_fast.discriminant.statistics import class_means, class_statistics, pooled_scatter
+from refml_fast.runtime import spec_first
 from refml_fast.runtime.options import kernel
 from refml_fast.runtime.threads import run_parallel
 
@@ -112,6 +113,7 @@ class _FastGaussian:
             setattr(self, name, np.asarray(getattr(self, name), dtype=np.float64))
 
 
+@spec_first.tiered
 class LinearDiscriminantAnalysis(_FastGaussian, FastMixin, reference.LinearDiscriminantAnalysis):
     __doc__ = reference.LinearDiscriminantAnalysis.__doc__
 
@@ -160,6 +162,7 @@ class LinearDiscriminantAnalysis(_FastGaussian, FastMixin, reference.LinearDiscr
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
 
+@spec_first.tiered
 class QuadraticDiscriminantAnalysis(_FastGaussian, FastMixin,
                                     reference.QuadraticDiscriminantAnalysis):
     __doc__ = reference.QuadraticDiscriminantAnalysis.__doc__

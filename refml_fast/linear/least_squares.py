@@ -11,9 +11,11 @@ import numpy as np
 
 from refml.linear import least_squares as reference
 from refml_fast.core.base import FastMixin
+from refml_fast.runtime import spec_first
 from refml_fast.runtime.options import kernel
 
 
+@spec_first.tiered
 class LeastSquaresClassifier(FastMixin, reference.LeastSquaresClassifier):
     __doc__ = reference.LeastSquaresClassifier.__doc__
 

@@ -2,7 +2,8 @@
 kernels takes: the two sides of ``refml_fast.runtime.spec_first``'s decision.
 
 Fitted on the 2-core AMD EPYC of docs/performance.md (Python 3.11), refml's fits and
-predictions of 300-3,000 rows, 5-40 features, 2-5 classes; each formula is set at or above
+predictions of 300-3,000 rows, 5-40 features, 2-5 classes (1,000-3,000 rows for the
+discriminants, least squares and Gaussian naive Bayes); each formula is set at or above
 the largest of those times, since an estimate too low makes a user wait for the
 specification where compiling would have paid.  The compile seconds are the compiling
 first calls of ``python -m benchmarks.run --cold`` (1,000 x 10, three classes) on that
@@ -15,7 +16,7 @@ specification first (None).
 import math
 
 COMPILE_SECONDS = {"svm": 21.0, "neighbors": 13.0, "linear": 8.0, "tree": 9.0,
-                   "ensemble": 9.0}
+                   "ensemble": 9.0, "discriminant": 2.2, "density": 1.2}
 BOOTSTRAP_DISTINCT = 0.6     # a bootstrap sample holds about 1 - 1/e of the distinct rows
 
 
@@ -63,6 +64,25 @@ def logistic_fit(model, n, d, n_classes):
 
 def logistic_answer(model, q, d, n_train):
     return 1e-6 * q * (d + 1)
+
+
+def moments_fit(model, n, d, n_classes):
+    """Class means and a d x d scatter (LDA, QDA, least squares: its normal equations)."""
+    return 1e-7 * n * (d + 5) ** 2
+
+
+def linear_answer(model, q, d, n_train):
+    """A score per class from d features (LDA, least squares, Gaussian naive Bayes)."""
+    return 1e-6 * q * (d + 5) * len(model.classes_)
+
+
+def quadratic_answer(model, q, d, n_train):
+    """A quadratic form in d features per class."""
+    return 1e-7 * q * (d + 5) ** 2 * len(model.classes_)
+
+
+def gaussian_nb_fit(model, n, d, n_classes):
+    return 3e-6 * n * (d + 5)
 
 
 def tree_fit(tree, n, d, n_classes):
@@ -124,8 +144,12 @@ def member_seconds(committee, n, d, n_classes):
 
 FIT = {"SVC": svc_fit, "KNeighborsClassifier": knn_fit, "LogisticRegression": logistic_fit,
        "DecisionTreeClassifier": tree_fit, "RandomForestClassifier": forest_fit,
-       "BaggingClassifier": bagging_fit, "AdaBoostClassifier": boosting_fit}
+       "BaggingClassifier": bagging_fit, "AdaBoostClassifier": boosting_fit,
+       "LinearDiscriminantAnalysis": moments_fit, "QuadraticDiscriminantAnalysis": moments_fit,
+       "LeastSquaresClassifier": moments_fit, "GaussianNB": gaussian_nb_fit}
 ANSWER = {"SVC": svc_answer, "KNeighborsClassifier": knn_answer,
           "LogisticRegression": logistic_answer, "DecisionTreeClassifier": tree_answer,
           "RandomForestClassifier": committee_answer, "BaggingClassifier": committee_answer,
-          "AdaBoostClassifier": committee_answer}
+          "AdaBoostClassifier": committee_answer, "LinearDiscriminantAnalysis": linear_answer,
+          "QuadraticDiscriminantAnalysis": quadratic_answer,
+          "LeastSquaresClassifier": linear_answer, "GaussianNB": linear_answer}
