@@ -2,7 +2,7 @@
 is done by refml itself, whose answers are refml_fast's (beyond the lectures).
 
 A refml_fast estimator's first fit in a process with an empty kernel cache waits for Numba:
-2-23 s on the 2-core machine of docs/performance.md, while refml fits the same 1,000 x 10
+1-23 s on the 2-core machine of docs/performance.md, while refml fits the same 1,000 x 10
 rows in 0.1-3.4 s.  refml and refml_fast give identical predictions (conformance proves it
 on random instances: the same floats in the same order, the same random stream, the same
 tie rules), so while a chapter's kernels are neither in the cache nor compiled in this
