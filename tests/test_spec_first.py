@@ -4,52 +4,57 @@ never where the kernels are what is asked for."""
 
 import warnings
 
-import numpy as np
 import pytest
 
 pytestmark = pytest.mark.fast
-
-rf = pytest.importorskip("refml_fast")
-from refml_fast.runtime import spec_costs, spec_first  # noqa: E402
 
 CHAPTERS = ("svm", "neighbors", "linear", "tree", "ensemble", "discriminant", "density")
 
 
 @pytest.fixture
 def cold(monkeypatch):
-    """Every chapter's kernels taken as cold, nothing spent yet, the specification on."""
+    """Every chapter's kernels taken as cold, nothing spent yet, the specification on;
+    (numpy, refml_fast, spec_first, spec_costs), imported here (the bare CI run has none)."""
+    import numpy as np
+
+    import refml_fast as rf
+    from refml_fast.runtime import spec_costs, spec_first
+
     monkeypatch.setenv("REFML_SPEC_FIRST", "1")
     monkeypatch.setattr(spec_first, "_COMPILED", set())
     monkeypatch.setattr(spec_first, "_SPENT", {})
     monkeypatch.setattr(spec_first, "_TOLD", set())
     monkeypatch.setattr(spec_first, "_USED", set())
     monkeypatch.setattr(spec_first, "_CACHED", {chapter: False for chapter in CHAPTERS})
+    return np, rf, spec_first, spec_costs
 
 
 MAKERS = {
-    "svc linear": lambda: rf.SVC(C=0.5),
-    "svc rbf": lambda: rf.SVC(kernel="rbf", C=3.0),
-    "svc poly ovo": lambda: rf.SVC(kernel="poly", degree=2, decision_function_shape="ovo"),
-    "knn": lambda: rf.KNeighborsClassifier(5),
-    "logistic": lambda: rf.LogisticRegression(),
-    "logistic penalised": lambda: rf.LogisticRegression(alpha=0.5),
-    "tree": lambda: rf.DecisionTreeClassifier(max_depth=4, max_features=2, random_state=2),
-    "forest": lambda: rf.RandomForestClassifier(n_estimators=8, random_state=3),
-    "bagging": lambda: rf.BaggingClassifier(n_estimators=5, random_state=1),
-    "bagging of logistic": lambda: rf.BaggingClassifier(rf.LogisticRegression(alpha=0.1),
+    "svc linear": lambda rf: rf.SVC(C=0.5),
+    "svc rbf": lambda rf: rf.SVC(kernel="rbf", C=3.0),
+    "svc poly ovo": lambda rf: rf.SVC(kernel="poly", degree=2, decision_function_shape="ovo"),
+    "knn": lambda rf: rf.KNeighborsClassifier(5),
+    "logistic": lambda rf: rf.LogisticRegression(),
+    "logistic penalised": lambda rf: rf.LogisticRegression(alpha=0.5),
+    "tree": lambda rf: rf.DecisionTreeClassifier(max_depth=4, max_features=2, random_state=2),
+    "forest": lambda rf: rf.RandomForestClassifier(n_estimators=8, random_state=3),
+    "bagging": lambda rf: rf.BaggingClassifier(n_estimators=5, random_state=1),
+    "bagging of logistic": lambda rf: rf.BaggingClassifier(rf.LogisticRegression(alpha=0.1),
                                                         n_estimators=3, random_state=4),
-    "boosting": lambda: rf.AdaBoostClassifier(n_estimators=6),
-    "lda": lambda: rf.LinearDiscriminantAnalysis(),
-    "lda, maximum likelihood": lambda: rf.LinearDiscriminantAnalysis(
+    "boosting": lambda rf: rf.AdaBoostClassifier(n_estimators=6),
+    "lda": lambda rf: rf.LinearDiscriminantAnalysis(),
+    "lda, maximum likelihood": lambda rf: rf.LinearDiscriminantAnalysis(
         covariance="mle", reg_param=0.1),
-    "qda": lambda: rf.QuadraticDiscriminantAnalysis(reg_param=0.05),
-    "least squares": lambda: rf.LeastSquaresClassifier(),
-    "gaussian nb": lambda: rf.GaussianNB(),
+    "qda": lambda rf: rf.QuadraticDiscriminantAnalysis(reg_param=0.05),
+    "least squares": lambda rf: rf.LeastSquaresClassifier(),
+    "gaussian nb": lambda rf: rf.GaussianNB(),
 }
 WEIGHTED = {"tree", "forest", "bagging", "boosting"}
 
 
 def problem(seed, n_classes, n=120, d=4):
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d))
     y = rng.integers(0, n_classes, n)
@@ -68,8 +73,10 @@ def answers(model, Xt):
 
 
 def fitted(make, X, y, weights, use_weights, monkeypatch, on):
+    import refml_fast
+
     monkeypatch.setenv("REFML_SPEC_FIRST", "1" if on else "0")
-    model = make()
+    model = make(refml_fast)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if use_weights:
@@ -82,6 +89,7 @@ def fitted(make, X, y, weights, use_weights, monkeypatch, on):
 @pytest.mark.parametrize("name", sorted(MAKERS))
 @pytest.mark.parametrize("n_classes", [2, 3, 4])
 def test_same_answers_and_state_as_the_kernels(cold, monkeypatch, name, n_classes):
+    np, rf, spec_first, spec_costs = cold
     X, y, weights, Xt = problem(7 * n_classes + len(name), n_classes)
     use_weights = name in WEIGHTED
     first = fitted(MAKERS[name], X, y, weights, use_weights, monkeypatch, on=True)
@@ -105,15 +113,16 @@ def test_same_answers_and_state_as_the_kernels(cold, monkeypatch, name, n_classe
 
 
 def test_other_methods_run_the_kernels_on_the_converted_state(cold, monkeypatch):
+    np, rf, spec_first, spec_costs = cold
     X, y, _, Xt = problem(3, 3)
-    first = fitted(lambda: rf.KNeighborsClassifier(4), X, y, None, False, monkeypatch, True)
-    kernels = fitted(lambda: rf.KNeighborsClassifier(4), X, y, None, False, monkeypatch, False)
+    first = fitted(lambda rf: rf.KNeighborsClassifier(4), X, y, None, False, monkeypatch, True)
+    kernels = fitted(lambda rf: rf.KNeighborsClassifier(4), X, y, None, False, monkeypatch, False)
     for a, b in zip(first.kneighbors(Xt), kernels.kneighbors(Xt)):
         np.testing.assert_array_equal(a, b)
-    tree = fitted(lambda: rf.DecisionTreeClassifier(random_state=0), X, y, None, False,
+    tree = fitted(lambda rf: rf.DecisionTreeClassifier(random_state=0), X, y, None, False,
                   monkeypatch, True)
     np.testing.assert_array_equal(tree.apply(Xt), fitted(
-        lambda: rf.DecisionTreeClassifier(random_state=0), X, y, None, False, monkeypatch,
+        lambda rf: rf.DecisionTreeClassifier(random_state=0), X, y, None, False, monkeypatch,
         False).apply(Xt))
 
 
@@ -121,6 +130,7 @@ def test_first_use_only_then_the_kernels(cold, monkeypatch):
     """A class's first fit and the first call of each answering method; a second fit, or a
     second call of a method, compiles the kernels, and then every twin of the chapter
     steps aside (a benchmark's repeated calls time the kernels)."""
+    np, rf, spec_first, spec_costs = cold
     X, y, _, Xt = problem(1, 3)
     first, second = rf.LogisticRegression().fit(X, y), rf.LogisticRegression().fit(X, y)
     assert first in spec_first._TWINS and second not in spec_first._TWINS
@@ -144,6 +154,7 @@ def test_first_use_only_then_the_kernels(cold, monkeypatch):
 def test_refml_is_asked_for_no_more_than_the_compile(cold, monkeypatch):
     """The estimated seconds add up per chapter, over its classes; past the chapter's
     compile seconds the kernels fit."""
+    np, rf, spec_first, spec_costs = cold
     X, y, _, _ = problem(2, 2)
     forest = rf.RandomForestClassifier(n_estimators=5, random_state=0)
     bagging = rf.BaggingClassifier(n_estimators=5, random_state=0)
@@ -158,6 +169,7 @@ def test_refml_is_asked_for_no_more_than_the_compile(cold, monkeypatch):
 
 
 def test_large_work_compiles_and_answers_the_same(cold, monkeypatch):
+    np, rf, spec_first, spec_costs = cold
     X, y, _, _ = problem(2, 3)
     model = rf.KNeighborsClassifier(3).fit(X, y)
     assert model in spec_first._TWINS
@@ -171,6 +183,7 @@ def test_large_work_compiles_and_answers_the_same(cold, monkeypatch):
 
 
 def test_not_used_when_off_cached_or_inside_another_fit(cold, monkeypatch):
+    np, rf, spec_first, spec_costs = cold
     X, y, _, _ = problem(4, 2)
     monkeypatch.setenv("REFML_SPEC_FIRST", "0")
     assert rf.DecisionTreeClassifier().fit(X, y) not in spec_first._TWINS
@@ -185,6 +198,7 @@ def test_not_used_when_off_cached_or_inside_another_fit(cold, monkeypatch):
 
 
 def test_partial_fit_and_refit_drop_the_twin(cold, monkeypatch):
+    np, rf, spec_first, spec_costs = cold
     X, y, _, Xt = problem(5, 3)
     first = rf.LogisticRegression(random_state=0).fit(X, y)
     assert first in spec_first._TWINS
@@ -202,6 +216,7 @@ def test_partial_fit_and_refit_drop_the_twin(cold, monkeypatch):
 
 
 def test_bad_input_gets_the_kernels_errors_and_nothing_is_kept(cold):
+    np, rf, spec_first, spec_costs = cold
     X, y, _, _ = problem(6, 2)
     with pytest.raises(ValueError):
         rf.SVC(C=-1.0).fit(X, y)
@@ -214,6 +229,7 @@ def test_bad_input_gets_the_kernels_errors_and_nothing_is_kept(cold):
 
 
 def test_says_so_once_per_chapter(cold, capsys):
+    np, rf, spec_first, spec_costs = cold
     X, y, _, _ = problem(8, 2)
     rf.DecisionTreeClassifier().fit(X, y)
     rf.DecisionTreeClassifier(max_depth=2).fit(X, y)
