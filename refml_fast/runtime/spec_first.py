@@ -191,11 +191,14 @@ def answer(estimator, name, X):
     if kernels_ready(chapter):
         forget(estimator)
         return None
-    X = estimator._validate_predict(X)
-    seconds = spec_costs.answer_seconds(estimator, X.shape[0], X.shape[1], n_train)
+    try:
+        rows = len(X)       # before validating, which the kernels would do again
+    except TypeError:
+        return None         # not rows at all: the kernels' validation says what is wrong
+    seconds = spec_costs.answer_seconds(estimator, rows, estimator.n_features_in_, n_train)
     if seconds is None or not affordable(estimator, name, seconds):
         return None
-    values = getattr(twin, name)(X.tolist())
+    values = getattr(twin, name)(estimator._validate_predict(X).tolist())
     if name != "predict":
         return np.asarray(values, dtype=np.float64)
     position = {label: k for k, label in enumerate(interop.plain_labels(twin.classes_))}
