@@ -115,7 +115,7 @@ def announce_compilation(cls):
     """Say once per chapter and process, on stderr, that a first call is about to compile
     the chapter's kernels (when none of them is in the cache): a compile of several seconds
     is never silent."""
-    chapter = cls.__module__.split(".")[1] if cls.__module__.count(".") >= 1 else ""
+    chapter = chapter_of(cls)
     if chapter in _ANNOUNCED or QUIET[0]:
         return
     _ANNOUNCED.add(chapter)
@@ -127,6 +127,12 @@ def announce_compilation(cls):
           "machine (seconds, once: later processes load them from the cache"
           f"{'' if CACHE else ', which REFML_NUMBA_CACHE=0 turned off'}).  "
           "`python -m refml_fast compile` compiles every estimator ahead.", file=sys.stderr)
+
+
+def chapter_of(cls):
+    """refml_fast.svm.svc.SVC -> "svm"."""
+    parts = cls.__module__.split(".")
+    return parts[1] if len(parts) > 1 else ""
 
 
 def chapter_cached(chapter):

@@ -88,37 +88,26 @@ def gaussian_nb_fit(model, n, d, n_classes):
 def tree_fit(tree, n, d, n_classes):
     """Each level sorts and scans the rows once per searched feature (d, or fewer with
     ``max_features``); about log2 n levels unless ``max_depth`` stops sooner."""
-    return 2e-6 * tree_units(tree.max_features, tree.max_depth, n, d)
+    return 2e-6 * tree_units(tree, n, d)
 
 
-def tree_units(max_features, max_depth, n, d):
-    """n log2 n x (the searched features + 2), cut to the levels ``max_depth`` allows."""
+def tree_units(tree, n, d):
+    """n log2 n x (the features searched per split, the tree's own ``_n_candidates``, + 2),
+    cut to the levels ``max_depth`` allows."""
     levels = math.log2(max(n, 2))
-    depth = 1.0 if max_depth is None else min(1.0, (max_depth + 0.5) / levels)
-    return n * levels * (searched_features(max_features, d) + 2) * depth
+    depth = 1.0 if tree.max_depth is None else min(1.0, (tree.max_depth + 0.5) / levels)
+    return n * levels * (tree._n_candidates(d) + 2) * depth
 
 
 def tree_answer(tree, q, d, n_train):
     return 2e-6 * q * math.log2(max(n_train, 2))
 
 
-def searched_features(max_features, d):
-    if max_features is None:
-        return d
-    if max_features == "sqrt":
-        return max(1.0, math.sqrt(d))
-    if max_features == "log2":
-        return max(1.0, math.log2(d))
-    if isinstance(max_features, float):
-        return max(1.0, max_features * d)
-    return min(d, max_features)
-
-
 def forest_fit(forest, n, d, n_classes):
     """A forest's tree searches few features on a bootstrap sample: 0.65-0.85 us a unit of
     ``tree_units`` measured (a lone tree: 1.0-2.0)."""
-    return forest.n_estimators * 1e-6 * tree_units(forest.max_features, forest.max_depth,
-                                                   n, d)
+    member = forest._tree_class(max_features=forest.max_features, max_depth=forest.max_depth)
+    return forest.n_estimators * 1e-6 * tree_units(member, n, d)
 
 
 def bagging_fit(bagging, n, d, n_classes):

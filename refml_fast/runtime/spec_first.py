@@ -58,9 +58,7 @@ def enabled():
 
 
 def chapter_of(estimator):
-    """refml_fast.svm.svc.SVC -> "svm"."""
-    parts = type(estimator).__module__.split(".")
-    return parts[1] if len(parts) > 1 else ""
+    return cache.chapter_of(type(estimator))
 
 
 def kernels_ready(chapter):
