@@ -8,7 +8,8 @@ import pytest
 
 pytestmark = pytest.mark.fast
 
-CHAPTERS = ("svm", "neighbors", "linear", "tree", "ensemble", "discriminant", "density")
+CHAPTERS = ("svm", "neighbors", "linear", "tree", "ensemble", "discriminant", "density",
+            "perceptron")
 
 
 @pytest.fixture
@@ -48,6 +49,11 @@ MAKERS = {
     "qda": lambda rf: rf.QuadraticDiscriminantAnalysis(reg_param=0.05),
     "least squares": lambda rf: rf.LeastSquaresClassifier(),
     "gaussian nb": lambda rf: rf.GaussianNB(),
+    "perceptron": lambda rf: rf.Perceptron(),
+    "perceptron random multinomial": lambda rf: rf.Perceptron(
+        order="random", multi_class="multinomial", schedule="decreasing", random_state=1),
+    "perceptron uniform, the lectures' loop": lambda rf: rf.Perceptron(
+        order="uniform", tol=None, max_iter=30, random_state=2),
 }
 WEIGHTED = {"tree", "forest", "bagging", "boosting"}
 
@@ -237,3 +243,53 @@ def test_says_so_once_per_chapter(cold, capsys):
     err = capsys.readouterr().err
     assert err.count("answers with refml's specification") == 2
     assert "tree kernels" in err and "svm kernels" in err
+
+
+def perceptron_problem(np, separable):
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(200, 3))
+    y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    if not separable:
+        y[:20] = 1 - y[:20]
+    return X, y
+
+
+def fit_recording(model, X, y):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(X, y)
+    return model, [str(w.message) for w in caught]
+
+
+def test_a_fit_of_passes_runs_as_many_as_the_budget_has_room_for(cold, monkeypatch):
+    """The perceptron's passes stop by its own rule, not known ahead: refml runs at most the
+    passes the chapter's budget has room for; stopped by its rule within them, its fit is the
+    kernels' (warnings included) and the passes it did not run are given back; stopped by
+    that cap, the kernels fit, the cap's passes counted as spent, no warning of the cap."""
+    np, rf, spec_first, spec_costs = cold
+    X, y = perceptron_problem(np, separable=False)
+    per_pass = spec_costs.pass_seconds(rf.Perceptron(), *X.shape, 2)
+    monkeypatch.setitem(spec_costs.COMPILE_SECONDS, "perceptron", 4.5 * per_pass)
+    capped, messages = fit_recording(rf.Perceptron(tol=None, max_iter=50), X, y)
+    assert capped not in spec_first._TWINS and "perceptron" in spec_first._COMPILED
+    assert spec_first._SPENT["perceptron"] == pytest.approx(4 * per_pass)
+    assert capped.n_iter_ == 50
+    assert len(messages) == 1 and "max_iter=50 passes" in messages[0]
+
+    spec_first._COMPILED.clear()
+    spec_first._SPENT.clear()
+    monkeypatch.setitem(spec_costs.COMPILE_SECONDS, "perceptron", 40.5 * per_pass)
+    patient, messages = fit_recording(rf.Perceptron(tol=0.5, max_iter=50), X, y)
+    assert patient in spec_first._TWINS and 5 < patient.n_iter_ < 40
+    assert spec_first._SPENT["perceptron"] == pytest.approx(patient.n_iter_ * per_pass)
+    monkeypatch.setenv("REFML_SPEC_FIRST", "0")
+    kernels, expected = fit_recording(rf.Perceptron(tol=0.5, max_iter=50), X, y)
+    assert messages == expected and len(expected) == 1
+    for name in ("coef_", "intercept_", "n_iter_", "n_mistakes_", "converged_"):
+        np.testing.assert_array_equal(getattr(patient, name), getattr(kernels, name))
+
+    monkeypatch.setenv("REFML_SPEC_FIRST", "1")
+    spec_first._COMPILED.clear()
+    X, y = perceptron_problem(np, separable=True)
+    separated, messages = fit_recording(rf.Perceptron(tol=None, max_iter=1000), X, y)
+    assert separated in spec_first._TWINS and separated.converged_ and messages == []

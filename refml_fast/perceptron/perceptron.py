@@ -26,9 +26,11 @@ from refml_fast.core import random as _random
 from refml_fast.core.base import FastMixin
 from refml_fast.perceptron.multiclass import MULTICLASS_PASSES
 from refml_fast.perceptron.passes import PASSES
+from refml_fast.runtime import spec_first
 from refml_fast.runtime.options import kernel
 
 
+@spec_first.tiered
 class Perceptron(FastMixin, reference.Perceptron):
     __doc__ = reference.Perceptron.__doc__
 

@@ -16,13 +16,20 @@ specification first (None).
 import math
 
 COMPILE_SECONDS = {"svm": 21.0, "neighbors": 13.0, "linear": 8.0, "tree": 9.0,
-                   "ensemble": 9.0, "discriminant": 2.2, "density": 1.2}
+                   "ensemble": 9.0, "discriminant": 2.2, "density": 1.2, "perceptron": 2.8}
 BOOTSTRAP_DISTINCT = 0.6     # a bootstrap sample holds about 1 - 1/e of the distinct rows
 
 
 def fit_seconds(estimator, n, d, n_classes):
     """refml's seconds to fit ``estimator`` on n rows of d features (None: no formula)."""
     cost = FIT.get(type(estimator).__name__)
+    return None if cost is None else cost(estimator, n, d, n_classes)
+
+
+def pass_seconds(estimator, n, d, n_classes):
+    """refml's seconds for one pass of a fit that runs passes until its own rule stops it,
+    at most ``max_iter`` (None: not such a fit, or no formula)."""
+    cost = PASS.get(type(estimator).__name__)
     return None if cost is None else cost(estimator, n, d, n_classes)
 
 
@@ -85,6 +92,18 @@ def gaussian_nb_fit(model, n, d, n_classes):
     return 3e-6 * n * (d + 5)
 
 
+def perceptron_pass(model, n, d, n_classes):
+    """A margin (and maybe an update) of d + 1 weights a row, for each class's machine or
+    score when K > 2; the pass's perceptron loss too with ``tol`` (83-250 ns a row-weight
+    measured)."""
+    return 3e-7 * n * (d + 1) * (n_classes if n_classes > 2 else 1)
+
+
+def perceptron_fit(model, n, d, n_classes):
+    """All ``max_iter`` passes: the passes its rules stop it after are not known ahead."""
+    return model.max_iter * perceptron_pass(model, n, d, n_classes)
+
+
 def tree_fit(tree, n, d, n_classes):
     """Each level sorts and scans the rows once per searched feature (d, or fewer with
     ``max_features``); about log2 n levels unless ``max_depth`` stops sooner."""
@@ -135,10 +154,13 @@ FIT = {"SVC": svc_fit, "KNeighborsClassifier": knn_fit, "LogisticRegression": lo
        "DecisionTreeClassifier": tree_fit, "RandomForestClassifier": forest_fit,
        "BaggingClassifier": bagging_fit, "AdaBoostClassifier": boosting_fit,
        "LinearDiscriminantAnalysis": moments_fit, "QuadraticDiscriminantAnalysis": moments_fit,
-       "LeastSquaresClassifier": moments_fit, "GaussianNB": gaussian_nb_fit}
+       "LeastSquaresClassifier": moments_fit, "GaussianNB": gaussian_nb_fit,
+       "Perceptron": perceptron_fit}
+PASS = {"Perceptron": perceptron_pass}
 ANSWER = {"SVC": svc_answer, "KNeighborsClassifier": knn_answer,
           "LogisticRegression": logistic_answer, "DecisionTreeClassifier": tree_answer,
           "RandomForestClassifier": committee_answer, "BaggingClassifier": committee_answer,
           "AdaBoostClassifier": committee_answer, "LinearDiscriminantAnalysis": linear_answer,
           "QuadraticDiscriminantAnalysis": quadratic_answer,
-          "LeastSquaresClassifier": linear_answer, "GaussianNB": linear_answer}
+          "LeastSquaresClassifier": linear_answer, "GaussianNB": linear_answer,
+          "Perceptron": linear_answer}

@@ -34,6 +34,7 @@ import functools
 import os
 import sys
 import threading
+import warnings
 import weakref
 
 import numpy as np
@@ -139,12 +140,22 @@ def fit(estimator, X, codes, classes, n_features, fit_args):
     if twin is None:
         return False
     estimator._check_params(X)      # the formulas read valid hyper-parameters only
-    seconds = spec_costs.fit_seconds(estimator, X.shape[0], X.shape[1], len(classes))
+    n, d = X.shape
+    seconds = spec_costs.fit_seconds(estimator, n, d, len(classes))
+    passes = capped_passes(estimator, chapter, n, d, len(classes))
+    if passes is not None:
+        seconds = passes * spec_costs.pass_seconds(estimator, n, d, len(classes))
     if seconds is None or not affordable(estimator, "fit", seconds):
         return False
-    tell(estimator, chapter)
-    twin._learn(X.tolist(), codes.tolist(), as_lists(classes), n_features,
-                *[as_lists(arg) for arg in fit_args])
+    args = (X.tolist(), codes.tolist(), as_lists(classes), n_features,
+            *[as_lists(arg) for arg in fit_args])
+    if passes is None or passes == estimator.max_iter:
+        tell(estimator, chapter)
+        twin._learn(*args)
+    elif not learned_within(estimator, twin, chapter, passes, args):
+        return False
+    if passes is not None:          # the passes the twin's rule spared are given back
+        _SPENT[chapter] -= (passes - twin.n_iter_) * seconds / passes
     from refml.core import model_files
 
     loaded = model_files.loads(model_files.dumps(twin), "refml_fast")
@@ -154,6 +165,37 @@ def fit(estimator, X, codes, classes, n_features, fit_args):
                                if name not in params})
     estimator.classes_ = classes
     _TWINS[estimator] = (twin, X.shape[0])
+    return True
+
+
+def capped_passes(estimator, chapter, n, d, n_classes):
+    """For a fit of passes (``spec_costs.pass_seconds``): the most passes of refml that the
+    chapter's budget has room for, at most ``max_iter``; None for another fit."""
+    per_pass = spec_costs.pass_seconds(estimator, n, d, n_classes)
+    if per_pass is None:
+        return None
+    room = spec_costs.COMPILE_SECONDS.get(chapter, 0.0) - _SPENT.get(chapter, 0.0)
+    return max(1, min(estimator.max_iter, int(room / per_pass)))
+
+
+def learned_within(estimator, twin, chapter, passes, args):
+    """Fit the twin with ``max_iter=passes``, fewer than the estimator's: its fit is the
+    estimator's when its own rule (no mistake in a pass, or ``tol``'s patience) stopped it
+    before the cap, as nothing else in the passes reads ``max_iter``.  True then, its
+    warnings given; False when the cap stopped it (the kernels fit, the time spent counted,
+    its warnings dropped)."""
+    wanted = twin.max_iter
+    twin.set_params(max_iter=passes)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        twin._learn(*args)
+    twin.set_params(max_iter=wanted)
+    if twin.n_iter_ >= passes:
+        return False
+    tell(estimator, chapter)
+    for warning in caught:
+        warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                               warning.lineno)
     return True
 
 
