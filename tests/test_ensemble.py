@@ -452,8 +452,14 @@ def test_forest_votes_from_the_packed_table_are_the_members_own_predictions(rows
         assert np.array_equal(forest._votes(Q), expected)
     import pickle
 
-    loaded = pickle.loads(pickle.dumps(forest))        # the table is made again on loading
-    assert np.array_equal(loaded._votes(Q), expected)
+    from refml.core import model_files
+
+    for loaded in (pickle.loads(pickle.dumps(forest)),   # the table is made again at the
+                   model_files.loads(model_files.dumps(forest), "refml_fast")):  # first call
+        assert loaded._packed.members is None
+        attributes = dict(vars(loaded))
+        assert np.array_equal(loaded._votes(Q), expected)
+        assert loaded._packed.members == tuple(loaded.estimators_) and vars(loaded) == attributes
     forest.estimators_ = forest.estimators_[::-1][:3]   # other members: packed afresh
     expected = np.zeros((rows, 3), dtype=np.int64)
     for member in forest.estimators_:

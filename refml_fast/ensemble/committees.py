@@ -69,6 +69,22 @@ class CommitteeMixin(FastMixin):
             del member._ranks
 
 
+class PackedTrees:
+    """A committee's trees in one table, filled by the first call that needs it (a loaded
+    model's first answer by refml, in a fresh process, then compiles no packing kernel).
+    Held apart from the estimator's attributes, so that a predict that fills it leaves them
+    as they were (scikit-learn's check_dict_unchanged); a pickle or a copy holds it empty."""
+
+    members = None
+    table = None
+
+    def __getstate__(self):
+        return {}
+
+    def __setstate__(self, state):
+        pass
+
+
 @spec_first.tiered
 class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
     __doc__ = refml.ensemble.BaggingClassifier.__doc__
@@ -76,16 +92,8 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
     def _fit(self, X, codes, weights):
         self.__dict__.pop("_packed", None)
         super()._fit(X, codes, weights)
-        self._keep_packed_trees()
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state.pop("_packed", None)                   # made again on loading
-        return state
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-        self._keep_packed_trees()
+        self._restore_derived()
+        self._packed_trees()            # packed now, as a fit measured against scikit-learn's
 
     def _fit_members(self, X, codes, weights, template, seeds, population):
         backend = chosen_joblib_backend()
@@ -153,26 +161,27 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
     def _packed_trees(self):
         """The table of ``kernels.pack_tree`` (first_child, split_feature, split_threshold,
         roots) for members that are this package's trees over the ensemble's classes;
-        None otherwise.  Made by ``fit`` (and on unpickling) and kept with the members it
-        was made from, so that predict changes nothing; members put in ``estimators_``
-        afterwards are packed afresh on each call (the cache holds the members themselves,
-        so a new member is never taken for an old one)."""
+        None otherwise.  Kept in ``_packed`` (a ``PackedTrees``, made empty by fit, by
+        loading a model file or a pickle) with the members it was made from, by the first
+        call that needs it; members put in ``estimators_`` afterwards are packed afresh on
+        each call (the holder names the members themselves, so a new member is never taken
+        for an old one)."""
         members = tuple(self.estimators_)
-        cached = self.__dict__.get("_packed")
-        if cached is not None and len(cached[0]) == len(members) and all(
-                a is b for a, b in zip(cached[0], members)):
-            return cached[1]
-        return self._pack_members()
+        holder = self.__dict__.get("_packed")
+        if holder is not None and holder.members is not None:
+            if len(holder.members) == len(members) and all(
+                    a is b for a, b in zip(holder.members, members)):
+                return holder.table
+            return self._pack_members()
+        table = self._pack_members()
+        if holder is not None:
+            holder.members, holder.table = members, table
+        return table
 
     _derived_state = ("_packed", "_ranks")          # rebuilt on load from a model file
 
     def _restore_derived(self):
-        self._keep_packed_trees()
-
-    def _keep_packed_trees(self):
-        self.__dict__.pop("_packed", None)
-        if "estimators_" in self.__dict__:
-            self.__dict__["_packed"] = (tuple(self.estimators_), self._pack_members())
+        self._packed = PackedTrees()
 
     def _pack_members(self):
         classes = list(self.classes_)
