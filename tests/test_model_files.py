@@ -83,6 +83,41 @@ def test_files_cross_between_the_packages(name, i):
 
 @pytest.mark.fast
 @pytest.mark.parametrize("name, i", CASES)
+def test_converted_in_memory_is_the_file_loaded(name, i):
+    """``converted(model, package)`` (no text in between) builds what ``loads(dumps(model),
+    package)`` builds: the same attributes, of the same types and values."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+    from refml.core.model_files import converted
+
+    def same(a, b):
+        assert type(a) is type(b)
+        if isinstance(a, np.ndarray):
+            assert a.dtype == b.dtype and a.shape == b.shape
+            assert np.array_equal(a, b, equal_nan=a.dtype.kind == "f")
+        elif isinstance(a, (list, tuple)):
+            assert len(a) == len(b)
+            for u, v in zip(a, b):
+                same(u, v)
+        elif isinstance(a, dict):
+            assert list(a) == list(b)
+            for key in a:
+                same(a[key], b[key])
+        elif hasattr(a, "__dict__") and not isinstance(a, type):
+            same(vars(a), vars(b))
+        else:
+            assert a == b or (a != a and b != b)
+
+    for source in (refml, refml_fast):
+        model = fitted(source, name, i)[0]
+        for target in ("refml", "refml_fast"):
+            same(converted(model, target), loads(dumps(model), package=target))
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("name, i", CASES)
 def test_refmls_file_in_refml_fast_holds_what_a_fit_there_holds(name, i):
     """Each learned attribute of refml's model loaded into refml_fast has the type (and an
     array its dtype) that refml_fast's own fit gives it: an empty list of LDA's dependent

@@ -70,6 +70,19 @@ def dumps(model):
     return json.dumps(document, allow_nan=False, separators=(",", ":"))
 
 
+def converted(model, package):
+    """``loads(dumps(model), package)`` without the text in between: the file's values go
+    from one package's objects to the other's in memory, through the same encoding, reader
+    and checks (refml_fast's twins, ``refml_fast.runtime.spec_first``)."""
+    model_package = _package_of(model)
+    if package not in PACKAGES:
+        raise ValueError(f"package={package!r}: must be one of {PACKAGES}")
+    loaded = Reader(package).build(model_package, type(model).__name__,
+                                   _encode_object(model))
+    check_loaded(loaded)
+    return loaded
+
+
 def _package_of(obj):
     root = type(obj).__module__.split(".")[0]
     if root not in PACKAGES or type(obj).__name__ not in _public_classes(root):
@@ -86,7 +99,7 @@ def _encode(value):
     if isinstance(value, float):
         return value if math.isfinite(value) else {"__float__": repr(value)}
     if isinstance(value, list):
-        return [_encode(v) for v in value]
+        return list(value) if _finite_numbers(value) else [_encode(v) for v in value]
     if isinstance(value, tuple):
         return {"__tuple__": [_encode(v) for v in value]}
     if isinstance(value, dict):
@@ -119,8 +132,15 @@ def _encode_array(array):
         dtype = "object"
     else:
         raise TypeError(f"save_model cannot save an array of dtype {array.dtype}")
+    values = array.ravel().tolist()
     return {"__array__": dtype, "shape": list(array.shape),
-            "data": [_encode(v) for v in array.ravel().tolist()]}
+            "data": values if _finite_numbers(values) else [_encode(v) for v in values]}
+
+
+def _finite_numbers(values):
+    """A list of ints and finite floats only, which the file holds as they are (a tree's
+    node arrays: one test instead of a call for each value)."""
+    return all(type(v) is int or (type(v) is float and math.isfinite(v)) for v in values)
 
 
 # ----------------------------------------------------------------------------------------
@@ -194,7 +214,7 @@ class Reader:
         if isinstance(value, float):
             return value
         if isinstance(value, list):
-            return [self.decode(v) for v in value]
+            return list(value) if _scalars(value) else [self.decode(v) for v in value]
         if not isinstance(value, dict) or len(value) not in (1, 2, 3):
             raise ValueError(f"model file: unexpected value {str(value)[:80]}")
         if "__float__" in value:
@@ -234,7 +254,7 @@ class Reader:
         if math.prod(shape) != len(data):
             raise ValueError(f"model file: an array of shape {shape} holds {len(data)} "
                              "values")
-        items = [self.decode(v) for v in data]
+        items = list(data) if _scalars(data) else [self.decode(v) for v in data]
         allowed = (bool, int, float, str)
         if not all(isinstance(v, allowed) for v in items):
             raise ValueError("model file: an array holds something other than numbers, "
@@ -262,6 +282,15 @@ class Reader:
         if name in internal:
             return internal[name]
         raise ValueError(f"model file: class {name!r} is not one of refml's estimators")
+
+
+def _scalars(values):
+    """A list of plain values only (numbers, strings, booleans, None), each its own
+    decoding."""
+    return all(type(v) in SCALARS for v in values)
+
+
+SCALARS = (int, float, str, bool, type(None))
 
 
 def _listed(value):

@@ -158,7 +158,7 @@ def fit(estimator, X, codes, classes, n_features, fit_args):
         _SPENT[chapter] -= (passes - twin.n_iter_) * seconds / passes
     from refml.core import model_files
 
-    loaded = model_files.loads(model_files.dumps(twin), "refml_fast")
+    loaded = model_files.converted(twin, "refml_fast")
     params = set(estimator.get_params(deep=False))
     estimator._forget()
     estimator.__dict__.update({name: value for name, value in vars(loaded).items()
