@@ -114,29 +114,34 @@ def best_split(X, codes, weights, rows, features, n_classes, criterion, min_leaf
     best_cost = math.inf
     best = None
     for j in features:
-        ordered = sorted(rows, key=lambda i: (X[i][j], i))
+        pairs = sorted([(X[i][j], i) for i in rows])       # by value, then row index
+        ordered, values = [i for _, i in pairs], [v for v, _ in pairs]
+        n_node = len(ordered)
         totals = [0.0] * n_classes
         for i in ordered:
             totals[codes[i]] += weights[i]
-        left = [0.0] * n_classes
-        for position in range(len(ordered) - 1):
-            i = ordered[position]
-            left[codes[i]] += weights[i]
-            a, b = X[i][j], X[ordered[position + 1]][j]
-            if not a < b:
+        left, right = [0.0] * n_classes, list(totals)
+        for position in range(n_node - 1):
+            i = ordered[position]                   # row i moves to the left side:
+            k = codes[i]
+            left[k] += weights[i]
+            right[k] = totals[k] - left[k]          # (the other classes' c_k stay)
+            if not values[position] < values[position + 1]:
                 continue  # no threshold between equal values
-            if position + 1 < min_leaf or len(ordered) - position - 1 < min_leaf:
+            if position + 1 < min_leaf or n_node - position - 1 < min_leaf:
                 continue  # a side with fewer rows than min_samples_leaf
-            right = [totals[k] - left[k] for k in range(n_classes)]
             w_left, w_right = total_weight(left), total_weight(right)
             if w_left <= 0.0 or w_right <= 0.0:
                 continue
             cost = impurity(left, w_left) + impurity(right, w_right)
             if cost < best_cost:
                 best_cost = cost
-                best = (j, midpoint(a, b), ordered[:position + 1], ordered[position + 1:],
-                        list(left), right)
-    return best
+                best = (j, ordered, values, position, list(left), list(right))
+    if best is None:
+        return None
+    j, ordered, values, position, left, right = best
+    return (j, midpoint(values[position], values[position + 1]), ordered[:position + 1],
+            ordered[position + 1:], left, right)
 
 # ----------------------------------------------------------------------------------------
 # 3. Growing the tree: the recursion.
