@@ -100,6 +100,10 @@ EQUIVALENT = {
      "C - alpha[i] if y[i] >= 0 else alpha[i]"): _NONZERO_LABELS,
     ("refml/svm/smo.py", "in_up", "Gt -> GtE", "alpha_t < C if y_t >= 0 else alpha_t > 0.0"):
         _NONZERO_LABELS,
+    ("refml/perceptron/theorem.py", "multiclass_mistake_bound", "constant 0 -> 1",
+     "len(theta) != len(classes) or len(theta[1]) != len(rows[0])"):
+        "theta has len(classes) >= 2 rows there (two classes are checked first), all of one "
+        "length (as_matrix refuses ragged rows), so theta[1] has theta[0]'s length",
     ("refml/ensemble/boosting.py", "_samme_probabilities", "constant 1.0 -> 2.0",
      "total if total > 0.0 else 2.0"):
         "a member is kept only with err < 1 - 1/K, whose alpha = log((1 - err) / err) + "

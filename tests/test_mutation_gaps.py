@@ -830,3 +830,38 @@ def test_armijo_backtracking_refuses_a_rise_beyond_the_rounding_of_the_loss():
 
     assert solvers._backtrack(objective, solvers.ListSteps(1), [0.0], 0.5, [1e-3], [-1.0],
                               -1e-3) is None
+
+
+def test_armijo_backtracking_accepts_a_rise_of_exactly_the_rounding_of_the_loss():
+    """The rounding allowance is inclusive: at L = 1 a trial whose loss is 1 + 16 eps
+    (2^-48 above, exactly representable) with a smaller gradient is taken at t = 1 (a fault
+    made the allowance strict and kept halving until it gave up)."""
+    def objective(theta):
+        return 1.0 + 2.0 ** -48, [1e-4]
+
+    taken = solvers._backtrack(objective, solvers.ListSteps(1), [0.0], 1.0, [1e-3], [-1.0],
+                               -1e-3)
+    assert taken is not None and taken[0] == [-1.0] and taken[1] == 1.0 + 2.0 ** -48
+
+
+def test_an_exact_support_set_may_hold_a_margin_point_of_zero_multiplier():
+    """exact_max_margin accepts alpha >= 0: through the origin, z_1 = (1, 0) and
+    z_2 = (1, 1) (x_2 = (-1, -1) of class -1) have G = [[1, 1], [1, 2]] and alpha = (1, 0),
+    theta = (1, 0): the optimum, with z_2 on the margin at multiplier 0 (a fault refused
+    alpha_s = 0, and the separator fell back on SMO's floats)."""
+    from refml.svm.smo import exact_max_margin
+
+    rows, signs = [[1.0, 0.0], [-1.0, -1.0]], [1, -1]
+    assert exact_max_margin(rows, signs, [0, 1]) == [1.0, 0.0]
+    assert exact_max_margin(rows, signs, [0]) == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("package", ["refml", "refml_fast"])
+def test_the_multiclass_mistake_bound_refuses_a_single_class_clearly(package):
+    """One class has no rival, so no margin: a ValueError that says so (it was min()'s
+    "arg is an empty sequence")."""
+    import importlib
+
+    lib = importlib.import_module(package)
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        lib.multiclass_mistake_bound([[1.0], [2.0]], [0, 0], [[1.0, 1.0]])

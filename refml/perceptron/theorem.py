@@ -90,6 +90,7 @@ def multiclass_mistake_bound(X, y, theta, fit_intercept=True):
     labels = validation.as_labels(y)
     validation.check_consistent_length(len(X), len(labels))
     classes, codes = validation.encode_labels(labels)
+    validation.check_n_classes(classes, 2, "multiclass_mistake_bound")
     validation.check_bool(fit_intercept, "fit_intercept")
     theta = validation.as_matrix(theta, "theta")
     rows = [[1.0] + x for x in X] if fit_intercept else X
