@@ -92,7 +92,7 @@ class FiniteDistribution:
         self.n_features = len(points[0])
         self.prior = self._class_marginal()
         self._flat = [p for row in self.probabilities for p in row]
-        self._total = sum(self._flat)  # as Generator.choice computes it
+        self._total = linalg.total(self._flat)  # as Generator.choice computes it
         self._cumulative = _running_sums(self._flat)
 
     def __repr__(self):

@@ -96,7 +96,7 @@ class GaussianClasses:
             scores = self._far_log_score_differences(x)
         top = max(scores)
         weights = [math.exp(s - top) for s in scores]
-        total = sum(weights)
+        total = linalg.total(weights)
         return [w / total for w in weights]
 
     def _far_log_score_differences(self, x):
@@ -306,9 +306,9 @@ def linear_rule_risk(w, b, labels, distribution, loss=None):
     code = {label: k for k, label in enumerate(distribution.classes)}
     total = 0.0
     for k, label in enumerate(distribution.classes):
-        mean = sum(v * m for v, m in zip(w, distribution.means[k])) + b
-        sigma_w = [sum(S_ij * v for S_ij, v in zip(row, w)) for row in distribution.covariances[k]]
-        sd = math.sqrt(sum(v * s for v, s in zip(w, sigma_w)))
+        mean = linalg.dot(w, distribution.means[k]) + b
+        sigma_w = [linalg.dot(row, w) for row in distribution.covariances[k]]
+        sd = math.sqrt(linalg.dot(w, sigma_w))
         # P(w'X + b > 0 | Y = k) = Phi(mean / sd), P(w'X + b < 0 | Y = k) = Phi(-mean / sd)
         if loss is not None:
             j1 = decision_index(code.get(positive), positive)

@@ -5,7 +5,7 @@ estimated from draws (Monte Carlo, with Hoeffding's bound on the error).
 import math
 
 from refml.bayes.decision import decision_index, expected_losses
-from refml.core import validation
+from refml.core import linalg, validation
 
 PROBABILITY_TOLERANCE = 1e-9
 
@@ -41,7 +41,7 @@ def check_probability_vector(values, name):
     for value in values:
         if value < 0.0:
             raise ValueError(f"{name} must be non-negative, found {value!r}")
-    total = sum(values)
+    total = linalg.total(values)
     if abs(total - 1.0) > PROBABILITY_TOLERANCE:
         raise ValueError(f"{name} must sum to 1 (to within {PROBABILITY_TOLERANCE}), "
                          f"they sum to {total!r}")

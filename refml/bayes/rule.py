@@ -26,6 +26,7 @@ from refml.bayes.decision import bayes_decision, check_loss
 from refml.bayes.distributions import FiniteDistribution, GaussianClasses, PassFailExample
 from refml.bayes.gaussian import linear_rule_risk
 from refml.bayes.known import check_confidence, monte_carlo_risk
+from refml.core import linalg
 from refml.core.base import Classifier
 
 
@@ -178,12 +179,12 @@ def _linear_rule(classifier, distribution):
     if weights is None:
         return False
     w, b = weights
-    length = sum(v * v for v in w)
+    length = linalg.dot(w, w)
     if len(w) != distribution.n_features or length == 0.0:
         return False
     probes, expected = [], []
     for mu in distribution.means:
-        score = sum(v * m for v, m in zip(w, mu)) + b
+        score = linalg.dot(w, mu) + b
         for target, label in ((1.0, classifier.classes_[1]), (-1.0, classifier.classes_[0])):
             # mu + ((target - score) / ||w||^2) w has score w'x + b = target
             step = (target - score) / length

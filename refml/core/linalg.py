@@ -15,6 +15,16 @@ def dot(u, v):
     return total
 
 
+def total(values):
+    """sum_i v_i from 0.0, left to right, one rounding per addition: what a kernel's loop
+    adds.  (Python's ``sum`` of floats compensates its rounding from Python 3.12 on, so its
+    result depends on the Python; refml's floats must not.)"""
+    result = 0.0
+    for value in values:
+        result += value
+    return result
+
+
 def norm(u):
     """||u||_2."""
     return math.sqrt(dot(u, u))
@@ -160,7 +170,7 @@ def cholesky_inverse(L):
 
 def cholesky_logdet(L):
     """log det(L L') = 2 sum_j log L_jj."""
-    return 2.0 * sum(math.log(L[j][j]) for j in range(len(L)))
+    return 2.0 * total(math.log(L[j][j]) for j in range(len(L)))
 
 
 # ----------------------------------------------------------------------------------------

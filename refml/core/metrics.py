@@ -1,6 +1,6 @@
 """Accuracy and the bias-variance decomposition ([NN-Notes], section on decompositions)."""
 
-from refml.core import validation
+from refml.core import linalg, validation
 
 
 def accuracy_score(y_true, y_pred):
@@ -41,7 +41,8 @@ def bias_variance_decomposition(predictions, targets, optimal):
             or len(optimal) != n_points:
         raise ValueError("inconsistent shapes: predictions must be (n_sets, n_points) with "
                          "n_sets >= 1 and targets, optimal of length n_points >= 1")
-    average = [sum(predictions[r][i] for r in range(n_sets)) / n_sets for i in range(n_points)]
+    average = [linalg.total(predictions[r][i] for r in range(n_sets)) / n_sets
+               for i in range(n_points)]
     total = noise = bias = variance = cross = 0.0
     for i in range(n_points):
         y, y_star, y_bar = targets[i], optimal[i], average[i]

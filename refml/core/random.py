@@ -14,6 +14,8 @@ import math
 import numbers
 import os
 
+from refml.core import linalg
+
 MASK64 = (1 << 64) - 1
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
@@ -54,7 +56,7 @@ class Generator:
 
     def choice(self, probabilities):
         """An index k drawn with P(k) = probabilities[k] (inversion of the running sum)."""
-        u = self.random() * sum(probabilities)
+        u = self.random() * linalg.total(probabilities)
         running = 0.0
         for k, p in enumerate(probabilities):
             running += p

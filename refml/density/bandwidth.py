@@ -130,7 +130,7 @@ def diagonal(bandwidths):
 def factor_product(L):
     """H = L L': H_ij = sum_k L_ik L_jk, k ascending."""
     d = len(L)
-    return [[sum(L[i][k] * L[j][k] for k in range(d)) for j in range(d)] for i in range(d)]
+    return [[linalg.dot(L[i], L[j]) for j in range(d)] for i in range(d)]
 
 
 def scaled(L, s):

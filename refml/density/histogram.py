@@ -18,7 +18,7 @@ validate and store.  On the print: the closed-form J_hat lacks the 1/h of its se
 
 import math
 
-from refml.core import validation
+from refml.core import linalg, validation
 from refml.core.base import DensityEstimator, as_sample
 from refml.density.bins import _cell, _check_range, _range_pairs, bin_index, check_bin_widths
 
@@ -213,7 +213,8 @@ class Histogram(DensityEstimator):
 
     def _log_pdf(self, counts):
         """log f_hat = log N_cell - log n - sum_j log h_j, for a volume out of float range."""
-        log_denominator = math.log(self.n_samples_) + sum(math.log(h) for h in self.bin_width_)
+        log_denominator = math.log(self.n_samples_) + linalg.total(
+            math.log(h) for h in self.bin_width_)
         return [math.log(count) - log_denominator if count > 0 else -math.inf
                 for count in counts]
 

@@ -30,7 +30,7 @@ for classes with at least 2 samples (Silverman's otherwise).
 
 import math
 
-from refml.core import online, validation
+from refml.core import linalg, online, validation
 from refml.core.base import Classifier
 from refml.core.linalg import argmax
 from refml.core.online import OnlineClassifier
@@ -180,7 +180,7 @@ class DensityClassifier(density.KernelSums, Classifier):
 
     def _set_priors(self, counts):
         """n_k (or W_k), pi_k = n_k / n and log pi_k."""
-        n = sum(counts)
+        n = linalg.total(counts)
         self.class_count_ = counts
         self.class_prior_ = [count / n for count in counts]
         self.class_log_prior_ = [math.log(count / n) for count in counts]

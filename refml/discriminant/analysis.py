@@ -256,7 +256,8 @@ def _check_priors(priors):
             raise ValueError(message)
         if not (math.isfinite(value) and value > 0):
             raise ValueError(message)
-    if not math.isclose(sum(float(v) for v in values), 1.0, rel_tol=0.0, abs_tol=1e-6):
+    if not math.isclose(linalg.total(float(v) for v in values), 1.0, rel_tol=0.0,
+                        abs_tol=1e-6):
         raise ValueError(message)
 
 

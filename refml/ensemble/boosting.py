@@ -26,7 +26,7 @@ Where the code goes beyond the print (each documented in the class docstring):
 
 import math
 
-from refml.core import caller
+from refml.core import caller, linalg
 from refml.core.linalg import argmax, sigmoid, softmax
 from refml.core.random import check_random_state, validate_random_state
 from refml.ensemble.committee import Committee, accepts_sample_weight
@@ -58,7 +58,7 @@ def learner_weight(err, n_classes, earlier_alphas):
         return None, None
     factor = ((1.0 - err) / err) * (n_classes - 1) if err > 0.0 else math.inf
     if factor == math.inf:  # err_m = 0: a finite weight above all earlier ones together
-        return 1.0 + sum(earlier_alphas), math.inf
+        return 1.0 + linalg.total(earlier_alphas), math.inf
     return math.log((1.0 - err) / err) + math.log(n_classes - 1), factor
 
 

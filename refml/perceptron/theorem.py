@@ -103,6 +103,6 @@ def multiclass_mistake_bound(X, y, theta, fit_intercept=True):
     if not worst > 0.0:
         raise ValueError("theta does not separate the classes: min_i min_k "
                          f"(theta_c - theta_k)'x_i = {worst!r} <= 0")
-    norm = math.sqrt(sum(linalg.dot(t, t) for t in theta))
+    norm = math.sqrt(linalg.total(linalg.dot(t, t) for t in theta))
     delta = worst / norm
     return 2.0 * (R * R) / (delta * delta)

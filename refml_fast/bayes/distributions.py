@@ -11,6 +11,7 @@ import numpy as np
 
 import refml.bayes.distributions as reference
 from refml.bayes.known import check_dimension, check_sample_size
+from refml.core import linalg
 from refml.core.random import check_random_state
 from refml_fast.core import arrays as _arrays
 from refml_fast.core import random as _random
@@ -77,7 +78,7 @@ class FiniteDistribution(reference.FiniteDistribution):
         self.prior = self._prior_array = np.zeros(len(classes))
         column_sums_kernel(self._probability_array, self._prior_array)
         self._flat_array = self._probability_array.ravel()
-        self._total = sum(self._flat_array.tolist())  # as Generator.choice computes it
+        self._total = linalg.total(self._flat_array.tolist())  # as Generator.choice does
         self._cumulative_array = np.empty_like(self._flat_array)
         running_sums_kernel(self._flat_array, self._cumulative_array)
         self._last_positive = int(np.flatnonzero(self._flat_array > 0.0)[-1])
