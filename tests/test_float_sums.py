@@ -3,12 +3,11 @@
 Python's ``sum`` of floats compensates its rounding from Python 3.12 on (Neumaier's
 algorithm), so ``sum(values)`` differs by its rounding between Python 3.11 and 3.12, while
 refml_fast's kernels add in a loop: a float sum in refml must be ``linalg.total`` (or
-``linalg.dot``), or parity would hold on one Python and not on another (H = L L' of the
-kernel density bandwidth did differ).  The check reads the sources: the builtin ``sum`` is
-left to integer counts (``sum(1 for ...)`` and the reviewed integer sums below) and to exact
-Fractions (a start value given).  The tour and the gallery, which report rather than
-answer, are not read.
-"""
+``linalg.dot``), or its floats would depend on the Python (``factor_product``, H = L L',
+gave other last bits on Python 3.12 than on 3.11 for random factors). The check reads the
+sources: the builtin ``sum`` is left to integer counts (``sum(1 for ...)`` and the reviewed
+integer sums below) and to exact Fractions (a start value given). The tour and the gallery,
+which report rather than answer, are not read."""
 
 import ast
 import math

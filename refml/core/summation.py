@@ -1,11 +1,12 @@
 """The order in which a sum over samples is added, where a float depends on it.
 
 Floating-point addition is not associative: (a + b) + c and a + (b + c) can differ in the
-last bit, and a decision (a line search's test, a stopping rule, an argmax) can turn on
-that bit.  The lectures write sum_i; code must pick an order, and refml and refml_fast must
-pick the same one to give identical answers.  Most sums simply run over the samples in
-order from 0.0.  The long sums of logistic regression (the objective, its gradient and the
-Hessian) run in blocks instead:
+last bit, and a decision (a line search's test, a stopping rule, an argmax) can turn on that
+bit. The lectures write sum_i; code must pick an order, and refml and refml_fast must pick
+the same one to give identical answers. Most sums simply run over the samples in order from
+0.0 (``linalg.total``, ``linalg.dot``; never the builtin ``sum``, which compensates its
+rounding from Python 3.12 on). The long sums of logistic regression (the objective, its
+gradient and the Hessian) run in blocks instead:
 
     the samples in consecutive blocks of ``block`` samples, each block summed from 0.0 in
     sample order, then the blocks' totals added in block order.
