@@ -861,3 +861,21 @@ def test_the_multiclass_mistake_bound_refuses_a_single_class_clearly(lib):
     "arg is an empty sequence")."""
     with pytest.raises(ValueError, match="at least 2 classes"):
         lib.multiclass_mistake_bound([[1.0], [2.0]], [0, 0], [[1.0, 1.0]])
+
+
+def test_the_polish_allows_a_rise_of_16_eps_and_no_more():
+    """At L = 1 the allowance is 16 eps = 2^-48 exactly: a rise of 2^-48 is kept, one of
+    2^-47 refused (a fault doubled the allowance)."""
+    def rising_by(amount):
+        def objective(theta):
+            return 1.0 + amount, [0.25]
+        return objective
+
+    def direction(theta, gradient):
+        return [-1.0]
+
+    assert 16.0 * solvers.EPSILON == 2.0 ** -48
+    kept = solvers._polish(rising_by(2.0 ** -48), direction, [0.0], 1.0, [1.0], 0, 10, [])
+    assert kept[0] != [0.0] and kept[1] >= 1
+    refused = solvers._polish(rising_by(2.0 ** -47), direction, [0.0], 1.0, [1.0], 0, 10, [])
+    assert refused == ([0.0], 0)

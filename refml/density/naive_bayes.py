@@ -205,6 +205,13 @@ class DensityClassifier(density.KernelSums, Classifier):
     def _predict_codes(self, X):
         return [plug_in_decision(row) for row in self._joint_log_likelihood(X)]
 
+    def predict_joint_log_proba(self, X):
+        """a_k(x) = log pi_k + log f_k(x), the estimated log density of (x, class k), for
+        each row (columns in classes_ order; scikit-learn's name): ``predict_log_proba``
+        is a_k - logsumexp_k' a_k'."""
+        X = self._validate_predict(X)
+        return self._as_output(self._joint_log_likelihood(X))
+
     def predict_log_proba(self, X):
         """log P_hat(Y = k | X = x) = a_k - logsumexp_k' a_k' (columns in classes_ order)."""
         X = self._validate_predict(X)
