@@ -403,17 +403,21 @@ def test_the_ovr_votes_give_a_zero_decision_to_the_first_class():
     assert values == [1.0 + -2.0 / 9.0, 1.0, 1.0 + 2.0 / 9.0]
 
 
+def rising_by(amount):
+    """An objective whose every trial is L = 1 + amount with a smaller gradient (0.25)."""
+    def objective(theta):
+        return 1.0 + amount, [0.25]
+    return objective
+
+
+def downhill(theta, gradient):
+    return [-1.0]
+
+
 def test_the_polish_rejects_a_step_that_raises_the_loss_beyond_rounding():
     """A polishing step is kept only if L rises by at most 16 eps |L| (a fault let any
     rise through as long as the gradient shrank)."""
-    def rising_by(amount):
-        def objective(theta):
-            return 1.0 + amount, [0.25]
-        return objective
-
-    def direction(theta, gradient):
-        return [-1.0]
-
+    direction = downhill
     kept = solvers._polish(rising_by(1e-9), direction, [0.0], 1.0, [1.0], 0, 10, [])
     assert kept == ([0.0], 0)
     within = solvers._polish(rising_by(2.0 * solvers.EPSILON), direction, [0.0], 1.0, [1.0],
@@ -866,14 +870,7 @@ def test_the_multiclass_mistake_bound_refuses_a_single_class_clearly(lib):
 def test_the_polish_allows_a_rise_of_16_eps_and_no_more():
     """At L = 1 the allowance is 16 eps = 2^-48 exactly: a rise of 2^-48 is kept, one of
     2^-47 refused (a fault doubled the allowance)."""
-    def rising_by(amount):
-        def objective(theta):
-            return 1.0 + amount, [0.25]
-        return objective
-
-    def direction(theta, gradient):
-        return [-1.0]
-
+    direction = downhill
     assert 16.0 * solvers.EPSILON == 2.0 ** -48
     kept = solvers._polish(rising_by(2.0 ** -48), direction, [0.0], 1.0, [1.0], 0, 10, [])
     assert kept[0] != [0.0] and kept[1] >= 1

@@ -31,6 +31,7 @@ import numpy as np
 import refml.ensemble
 from refml_fast.core import linalg as _linalg
 from refml_fast.core.base import FastMixin
+from refml_fast.core.derived import Derived
 from refml_fast.core.random import state_array, store_state
 from refml_fast.ensemble import kernels
 from refml_fast.runtime import spec_first
@@ -69,20 +70,13 @@ class CommitteeMixin(FastMixin):
             del member._ranks
 
 
-class PackedTrees:
-    """A committee's trees in one table, filled by the first call that needs it (a loaded
-    model's first answer by refml, in a fresh process, then compiles no packing kernel).
-    Held apart from the estimator's attributes, so that a predict that fills it leaves them
-    as they were (scikit-learn's check_dict_unchanged); a pickle or a copy holds it empty."""
+class PackedTrees(Derived):
+    """A committee's trees in one table and the members it was made from, filled by the
+    first call that needs it (``refml_fast.core.derived``): a loaded model's first answer
+    by refml, in a fresh process, then compiles no packing kernel."""
 
     members = None
     table = None
-
-    def __getstate__(self):
-        return {}
-
-    def __setstate__(self, state):
-        pass
 
 
 @spec_first.tiered

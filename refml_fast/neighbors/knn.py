@@ -122,6 +122,7 @@ import numpy as np
 from refml.neighbors import knn as reference
 from refml_fast.core.arrays import aligned_empty
 from refml_fast.core.base import FastMixin
+from refml_fast.core.derived import Derived
 from refml_fast.neighbors import kdtree as _kdtree
 from refml_fast.neighbors.distance_sums import EUCLIDEAN, MAHALANOBIS
 from refml_fast.neighbors.rows import SCALE_LIMIT, prepare_rows
@@ -153,20 +154,12 @@ def search_seconds(queries, n, d, k, mahalanobis):
     return queries * (n * (d + 25) * 0.0148 + candidates * per_candidate) * 1e-9
 
 
-class SearchStructure:
+class SearchStructure(Derived):
     """What the search derives from a k-NN model's training rows (the k-d tree, or the
-    approximate pass's centre, tiles and bounds), filled by its first search.  Held apart
-    from the estimator's own attributes, so that a predict that fills it leaves them as they
-    were (scikit-learn's check_dict_unchanged); a pickle or a copy holds it empty, and the
-    first search fills it again."""
+    approximate pass's centre, tiles and bounds), filled by its first search
+    (``refml_fast.core.derived``)."""
 
     built = False
-
-    def __getstate__(self):
-        return {}
-
-    def __setstate__(self, state):
-        pass
 
 
 @spec_first.tiered

@@ -22,7 +22,10 @@ fits, or a benchmark timing repeated calls, runs the kernels from its second rou
 Within that, refml answers only while its estimated seconds (``spec_costs``), added up over
 the chapter in this process, stay within what compiling the chapter costs
 (``spec_costs.COMPILE_SECONDS``): refml is never asked for more than the compile would have
-taken (the ski-rental bound: at most about twice the compile is ever waited).  The decision
+taken (the ski-rental bound: at most about twice the compile is ever waited).  A fit of
+passes that stop by their own rule (the perceptron's) gets ``max_iter`` cut to the passes
+that fit in what is left (``learned_within``): stopped by its rule it is the full fit,
+stopped by the cut the kernels fit.  The decision
 uses estimates and counts only, no clock, so a script takes the same path on every run.  A
 fit inside another refml_fast fit (an ensemble's members) never uses it: the outer fit
 decided; nor does a ``warm_start`` fit, or a setting with a hyper-parameter that is not a
