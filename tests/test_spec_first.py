@@ -293,3 +293,21 @@ def test_a_fit_of_passes_runs_as_many_as_the_budget_has_room_for(cold, monkeypat
     X, y = perceptron_problem(np, separable=True)
     separated, messages = fit_recording(rf.Perceptron(tol=None, max_iter=1000), X, y)
     assert separated in spec_first._TWINS and separated.converged_ and messages == []
+
+
+def test_partial_fit_goes_on_from_the_twins_perceptron(cold, monkeypatch):
+    """The perceptron's stream (theta, the rows examined, the random state) comes over from
+    refml's fit: partial_fit then goes on as after the kernels' fit."""
+    np, rf, spec_first, spec_costs = cold
+    X, y, _, Xt = problem(9, 3)
+    for params in ({}, {"multi_class": "multinomial", "order": "random", "random_state": 1}):
+        spec_first._COMPILED.clear()
+        first = rf.Perceptron(**params).fit(X, y)
+        assert first in spec_first._TWINS
+        first.partial_fit(X[:40], y[:40])
+        monkeypatch.setenv("REFML_SPEC_FIRST", "0")
+        kernels = rf.Perceptron(**params).fit(X, y).partial_fit(X[:40], y[:40])
+        monkeypatch.setenv("REFML_SPEC_FIRST", "1")
+        for name in ("coef_", "intercept_", "n_iter_", "n_mistakes_"):
+            np.testing.assert_array_equal(getattr(first, name), getattr(kernels, name))
+        np.testing.assert_array_equal(first.decision_function(Xt), kernels.decision_function(Xt))
