@@ -104,6 +104,11 @@ EQUIVALENT = {
      "len(theta) != len(classes) or len(theta[1]) != len(rows[0])"):
         "theta has len(classes) >= 2 rows there (two classes are checked first), all of one "
         "length (as_matrix refuses ragged rows), so theta[1] has theta[0]'s length",
+    ("refml/linear/separability.py", "bland_leaving", "Lt -> LtE",
+     "best is None or ratio < best_ratio or (ratio == best_ratio and tableau['basis'][r] "
+     "<= tableau['basis'][best])"):
+        "each row has its own basic variable, so basis[r] == basis[best] only for r == best, "
+        "which the loop never compares with itself",
     ("refml/ensemble/boosting.py", "_samme_probabilities", "constant 1.0 -> 2.0",
      "total if total > 0.0 else 2.0"):
         "a member is kept only with err < 1 - 1/K, whose alpha = log((1 - err) / err) + "

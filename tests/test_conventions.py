@@ -170,13 +170,6 @@ def test_logistic_regression_with_tol_zero_runs_to_its_cap(lib, solver):
         assert np.all(np.isfinite(P)) and np.allclose(P.sum(axis=1), 1.0)
 
 
-def test_the_lbfgs_scaling_falls_back_when_it_is_not_a_positive_number():
-    from refml.linear.logistic_solvers import initial_scale
-
-    assert initial_scale(0.0) == 0.5 and initial_scale(float("inf")) == 0.5
-    assert initial_scale(float("nan")) == 0.5 and initial_scale(4.0) == 0.25
-
-
 # --- AdaBoost's class probabilities -------------------------------------------------------
 
 @pytest.mark.parametrize("K", [2, 3, 5])

@@ -191,3 +191,12 @@ def test_lbfgs_on_arrays_takes_refmls_steps_past_the_memory_of_ten_pairs():
     assert fitted[1].n_iter_ == fitted[0].n_iter_
     assert list(fitted[1].loss_curve_) == list(fitted[0].loss_curve_)
     assert np.asarray(fitted[1].coef_).tolist() == np.asarray(fitted[0].coef_).tolist()
+
+
+def test_the_lbfgs_scaling_falls_back_when_it_is_not_a_positive_number():
+    """gamma = 1 / (y'Py / s'y), or the first step's 1/2 when that denominator is 0, infinite
+    or NaN (near the optimum y'Py can underflow to 0)."""
+    from refml.linear.logistic_solvers import initial_scale
+
+    assert initial_scale(0.0) == 0.5 and initial_scale(float("inf")) == 0.5
+    assert initial_scale(float("nan")) == 0.5 and initial_scale(4.0) == 0.25

@@ -876,3 +876,45 @@ def test_the_polish_allows_a_rise_of_16_eps_and_no_more():
     assert kept[0] != [0.0] and kept[1] >= 1
     refused = solvers._polish(rising_by(2.0 ** -47), direction, [0.0], 1.0, [1.0], 0, 10, [])
     assert refused == ([0.0], 0)
+
+
+def test_histogram_densities_divide_while_n_times_the_volume_is_finite(lib):
+    """f_hat = N / (n prod_j h_j) exactly while n prod_j h_j is finite, here 1.35e308 (twice
+    it would overflow); the logarithms' route gives other last bits (7.416912861691102e-306
+    against 7.416912861690671e-306), which a fault that started the volume at 2 took."""
+    volume = 1.5 * 2.0 ** 1023 / 1000
+    widths = (2.0 ** 510, volume / 2.0 ** 510)
+    X = [[widths[0] * (i % 2), widths[1] * (i % 2)] for i in range(1000)]
+    model = lib.Histogram(bins=1).fit(X)
+    product = float(model.bin_width_[0]) * float(model.bin_width_[1])
+    assert 1000 * product < math.inf and 2000 * product == math.inf
+    assert float(model.pdf(X[:1])[0]) == 1000 / (1000 * product)
+
+
+def test_blands_leaving_row_breaks_a_ratio_tie_by_the_lowest_basic_index():
+    """Bland's rule, which keeps the simplex from cycling: among rows of equal minimum
+    ratio the one whose basic variable has the lowest index leaves (a fault let the later
+    row win every tie)."""
+    from refml.linear.separability import bland_leaving
+
+    rows = [[1.0, 2.0], [1.0, 2.0], [2.0, 8.0]]             # ratios 2, 2 and 4
+    assert bland_leaving({"rows": rows, "basis": [0, 5, 1]}, 0) == 0
+    assert bland_leaving({"rows": rows, "basis": [5, 0, 1]}, 0) == 1
+
+
+def test_complementary_slackness_is_measured_at_every_positive_multiplier():
+    """alpha_i > 0 asks g_i = 1 - xi_i: with alpha = 0.5 on both points and margins of 2
+    the violation is |2 - 1| = 1 (a fault measured it only where alpha_i > 1)."""
+    from refml.svm.svc import kkt_violations
+
+    primal, dual, slackness, balance = kkt_violations([0.5, 0.5], [1, -1], [2.0, -2.0], 0.0,
+                                                      1.0)
+    assert (primal, dual, slackness, balance) == (0.0, 0.0, 1.0, 0.0)
+
+
+def test_the_one_dimensional_gaussian_bayes_risk_is_exact_with_error_zero(lib):
+    """One feature, unequal variances: R* from the normal CDF at the crossings of the
+    weighted densities, exact, so its reported error is 0.0 (a fault reported 1.0)."""
+    d = lib.GaussianClasses([0.3, 0.7], [[0.0], [2.0]], [[[1.0]], [[4.0]]])
+    value, error = d.bayes_risk(return_error=True)
+    assert error == 0.0 and 0.0 < value < 0.3
