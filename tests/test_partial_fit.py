@@ -373,3 +373,21 @@ def test_all_zero_rows_without_intercept_give_a_model_not_a_zero_division(lib, s
     online.partial_fit([[0.0], [0.0]], [0, 1], classes=[0, 1])
     online.partial_fit([[2.0], [-2.0], [1.0]], [1, 0, 1])
     assert online.learning_rate_ == 1.0 and as_list(online.predict([[3.0], [-3.0]])) == [1, 0]
+
+
+@pytest.mark.parametrize("order", ["cyclic", "random"])
+def test_the_perceptrons_partial_fit_after_fit_is_its_next_pass(lib, order):
+    """fit counts the points it examined (t = n_iter_ * n), so partial_fit's pass goes on
+    with the decreasing step gamma_t = 1/t where the fit stopped: fit with max_iter=3 and one
+    partial_fit equal fit with max_iter=4 (a fault counted n_iter_ * d)."""
+    rng = random.Random(5)
+    X = [[rng.gauss(0, 1), rng.gauss(0, 1)] for _ in range(30)]
+    y = [int(x[0] + 0.3 * rng.gauss(0, 1) > 0) for x in X]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        settings = dict(schedule="decreasing", tol=None, order=order, random_state=2)
+        stepped = lib.Perceptron(max_iter=3, **settings).fit(X, y).partial_fit(X, y)
+        longer = lib.Perceptron(max_iter=4, **settings).fit(X, y)
+    assert not longer.converged_ and longer.n_iter_ == stepped.n_iter_ == 4
+    assert as_list(stepped.coef_) == as_list(longer.coef_)
+    assert float(stepped.intercept_) == float(longer.intercept_)

@@ -315,3 +315,11 @@ def test_a_first_fit_in_a_fresh_process_runs():
                               timeout=600)
         assert done.returncode == 0, done.stderr[-2000:]
         assert done.stdout.strip().endswith("fitted")
+
+
+def test_the_shrinking_period_is_libsvms():
+    """Shrinking every min(n, 1000) steps, as LIBSVM and refml_fast's kernel do (a fault
+    waited 1,001 steps past 1,000 points, which only a parity run on more than 1,000 points
+    would show)."""
+    assert _smo.shrink_period(300) == 300
+    assert _smo.shrink_period(1000) == _smo.shrink_period(5000) == 1000
