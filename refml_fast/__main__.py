@@ -41,6 +41,9 @@ def estimators():
                                    ("predict", "predict_proba")),
         "RandomForestClassifier": (lambda: rf.RandomForestClassifier(n_estimators=4),
                                    True, ("predict", "predict_proba")),
+        "RandomForestClassifier(max_bins)": (
+            lambda: rf.RandomForestClassifier(n_estimators=4, max_bins=256), True,
+            ("predict",)),
         "BaggingClassifier": (lambda: rf.BaggingClassifier(n_estimators=4), True,
                               ("predict", "predict_proba")),
         "AdaBoostClassifier": (lambda: rf.AdaBoostClassifier(n_estimators=4), True,

@@ -120,3 +120,162 @@ def test_histogram_trees_of_both_packages_are_equal_with_ties_and_weights(params
             X.tolist(), y.tolist(), sample_weight=None if weights is None else weights.tolist())
         assert tree_lists(fast) == tree_lists(reference)
         assert fast.tree_.node_count > 20
+
+
+def binned_grower_calls(monkeypatch):
+    """Count the calls of refml_fast's grower from bin counts (``grow_binned``)."""
+    from refml_fast.tree import grow_binned
+
+    calls = []
+    kernel = grow_binned.grow_binned_tree
+
+    def counted(*args):
+        calls.append(args[0].shape)
+        return kernel(*args)
+
+    monkeypatch.setattr(grow_binned, "grow_binned_tree", counted)
+    return calls
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("params", [
+    {"max_bins": 256, "max_features": "sqrt"},
+    {"max_bins": 32, "max_features": None, "min_samples_leaf": 7},
+    {"max_bins": 3, "max_features": 2, "max_depth": 5},
+    {"max_bins": 200, "max_features": 3, "min_samples_split": 40},
+])
+def test_counting_bins_grows_the_tree_that_ordering_rows_grows(params, monkeypatch):
+    """refml_fast grows a Gini histogram tree with whole weights from its bins' class
+    counts; with that grower switched off (MOST_BINS 0) it orders the rows by code as exact
+    CART does.  The trees are equal float for float: lone trees with unit and integer
+    weights, forests (bootstrap counts), four classes, ties, a constant feature."""
+    import numpy as np
+
+    import refml_fast
+    from refml_fast.tree import grow_binned
+
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(3000, 9))
+    X[:, 3] = np.round(X[:, 3])                    # a few distinct values, many ties
+    X[:, 5] = 2.0                                  # constant
+    X[:, 7] = np.round(rng.exponential(size=3000), 2)
+    y = (X[:, 0] + X[:, 1] + X[:, 3] + rng.normal(size=3000) > 0).astype(int) + 2 * (X[:, 2] > 0.5)
+    weights = rng.integers(0, 5, size=3000).astype(float)
+
+    def fitted(make, sample_weight):
+        return make().fit(X, y, sample_weight=sample_weight)
+
+    cases = [(lambda: refml_fast.DecisionTreeClassifier(random_state=2, **params), None),
+             (lambda: refml_fast.DecisionTreeClassifier(random_state=3, **params), weights),
+             (lambda: refml_fast.RandomForestClassifier(n_estimators=4, random_state=4,
+                                                        n_jobs=2, **params), None)]
+    for make, sample_weight in cases:
+        calls = binned_grower_calls(monkeypatch)
+        counted = fitted(make, sample_weight)
+        assert calls, "the bins' grower was not used"
+        monkeypatch.setattr(grow_binned, "MOST_BINS", 0)
+        ordered = fitted(make, sample_weight)
+        monkeypatch.undo()
+        members = getattr(counted, "estimators_", [counted])
+        assert len(calls) == len(members)
+        for a, b in zip(members, getattr(ordered, "estimators_", [ordered])):
+            assert tree_lists(a) == tree_lists(b)
+        assert members[0].tree_.node_count > 15
+        np.testing.assert_array_equal(counted.predict_proba(X), ordered.predict_proba(X))
+
+
+@pytest.mark.fast
+def test_trees_counted_from_bins_equal_refml(monkeypatch):
+    """refml_fast's histogram tree from bin counts (nodes of 256 rows and more) equals
+    refml's, which orders the rows at every node."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+
+    rng = np.random.default_rng(12)
+    X = np.round(rng.normal(size=(1500, 5)), 2)
+    y = (X[:, 0] - X[:, 1] + rng.normal(size=1500) > 0).astype(int) + (X[:, 4] > 1)
+    calls = binned_grower_calls(monkeypatch)
+    params = {"max_bins": 40, "max_features": 2, "random_state": 7}
+    fast = refml_fast.DecisionTreeClassifier(**params).fit(X, y)
+    assert calls
+    reference = refml.DecisionTreeClassifier(**params).fit(X.tolist(), y.tolist())
+    assert tree_lists(fast) == tree_lists(reference)
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("params, weights", [({"criterion": "entropy"}, None),
+                                             ({}, "fractional"), ({"max_bins": 257}, None)])
+def test_trees_the_bins_grower_does_not_give_the_same_floats_keep_ordering_rows(
+        params, weights, monkeypatch):
+    """Entropy, weights that are not whole numbers (their sums depend on the rows' order)
+    and more than 256 codes go to the grower that orders rows."""
+    import numpy as np
+
+    import refml_fast
+
+    rng = np.random.default_rng(13)
+    X = rng.normal(size=(600, 3))
+    y = (X[:, 0] > 0).astype(int)
+    w = None if weights is None else rng.uniform(0.5, 2.0, size=600)
+    calls = binned_grower_calls(monkeypatch)
+    settings = {"max_bins": 64, **params}
+    refml_fast.DecisionTreeClassifier(**settings).fit(X, y, sample_weight=w)
+    refml_fast.RandomForestClassifier(n_estimators=2, **settings).fit(X, y, sample_weight=w)
+    assert calls == []
+
+
+@pytest.mark.fast
+def test_a_node_split_from_bin_counts_is_the_split_from_ordered_rows():
+    """``grow_binned.find_binned_split`` against ``grow.find_split`` (rows ordered by code)
+    on 400 random nodes: codes with gaps, 2-4 classes, unit and whole weights, minimum
+    leaves from 1 to 12, nodes from 2 rows to 700 (both sides of HIST_FROM), equal costs
+    (the first boundary and the first feature win), a best split at exactly min_leaf rows:
+    the same feature, rows on the left, threshold, boundary and class totals of the two
+    sides."""
+    import numpy as np
+
+    from refml_fast.tree import grow, grow_binned
+    from refml_fast.tree.grow import MAX_BUCKETS
+
+    rng = np.random.default_rng(14)
+    for case in range(400):
+        n, d, k = int(rng.integers(2, 700)), int(rng.integers(1, 4)), int(rng.integers(2, 5))
+        used = np.sort(rng.choice(256, size=int(rng.integers(1, 40)), replace=False))
+        bins = used[rng.integers(0, used.size, size=(d, n))].astype(np.uint8)
+        labels = rng.integers(0, k, size=n)
+        labels = np.where(rng.random(n) < 0.6, (bins[0] > np.median(bins[0])) % k, labels)
+        min_leaf = int(rng.integers(1, 13))
+        if case % 4 == 1:    # equal costs: mirrored class pattern, and a copied feature
+            reps = int(rng.integers(1, 60))
+            n, d, k = reps * used.size, 2, 2
+            bins = np.tile(np.repeat(used, reps).astype(np.uint8), (2, 1))
+            labels = np.repeat(np.arange(used.size) % 2, reps)
+        elif case % 4 == 3:  # the best split isolates a lowest bin of min_leaf rows
+            labels = np.zeros(n, dtype=np.int64)
+            low = bins[0] == bins[0].min()
+            bins[0, low] = bins[0].min() + 1 if bins[0].min() < 255 else 255
+            few = rng.choice(n, size=min_leaf, replace=False)
+            bins[0, few] = 0
+            labels[few] = 1
+        unit = case % 2 == 0 or case % 4 == 1
+        weights = np.ones(n) if unit else rng.integers(1, 4, size=n).astype(float)
+        rows = np.arange(n, dtype=np.int32)
+        node_counts = np.bincount(labels, weights, minlength=k).astype(float)
+        selected = np.ones(d, dtype=np.bool_)
+        ordered_counts, binned_counts = np.empty((2, k)), np.empty((2, k))
+        expected = grow.find_split(
+            np.ascontiguousarray(bins.T, dtype=float), True, np.empty((d, 0), np.int32),
+            np.empty((d, 0), np.int32), bins.astype(np.int32), rows,
+            np.empty((4, n), np.int32), np.empty(MAX_BUCKETS + 2, np.int64), labels, weights,
+            0, n, 0, 2 if unit else 1, node_counts, selected, np.empty((4, k)),
+            ordered_counts, min_leaf)
+        found = grow_binned.find_binned_split(
+            bins, rows, labels, weights, unit, 0, n, node_counts, selected,
+            np.zeros((256, k)), np.zeros(256, np.int64), np.empty((2, k)),
+            np.empty((4, n), np.int32), np.empty(MAX_BUCKETS + 2, np.int64), binned_counts,
+            min_leaf)
+        assert tuple(found) == tuple(expected), case
+        if expected[0] >= 0:
+            np.testing.assert_array_equal(binned_counts, ordered_counts)

@@ -18,9 +18,10 @@ tree on those numbers:
    exactly when x is in bin b or below.
 3. **The tree**: exact CART on the codes.  A split "code <= b" sends every row of a bin the
    same way, so a node's search only needs the class totals of each bin, its histogram;
-   both packages read them off the node's rows ordered by code, as exact CART does.  The
-   split's threshold is the edge e_b (``edge_thresholds``), so that a new point, compared
-   with it, goes where its bin would.
+   refml reads them off the node's rows ordered by code, as exact CART does (refml_fast
+   counts the rows into their bins, with the same sums).  The split's threshold is the
+   edge e_b (``edge_thresholds``), so that a new point, compared with it, goes where its
+   bin would.
 
 When no feature takes more than B distinct values the codes are the values' ranks: the
 search sees the same boundaries with the same class totals and costs, makes the same random

@@ -23,6 +23,7 @@ What is faster here, and why it gives the same numbers:
 """
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
@@ -37,6 +38,7 @@ from refml_fast.ensemble import kernels
 from refml_fast.runtime import spec_first
 from refml_fast.runtime.threads import run_parallel
 from refml_fast.tree.classifier import DecisionTreeClassifier, all_ranks
+from refml_fast.tree.grow_binned import MOST_BINS
 
 PARALLEL_VOTES = 200_000   # rows x trees from which the votes are counted on every core
 
@@ -51,23 +53,47 @@ class CommitteeMixin(FastMixin):
             super()._fit(X, codes, weights)
         finally:
             self.__dict__.pop("_ranks", None)
+            self.__dict__.pop("_bins_bytes", None)
 
     def _members_matrix(self, X, weights):
-        """Rank the members' matrix once if the members are trees, for the whole fit."""
+        """If the members are trees, rank the members' matrix once for the whole fit (at
+        the first member that asks: a histogram tree counting its bins does not); if it
+        holds at most 256 bin codes, keep them as bytes too (``grow_binned``)."""
         X = super()._members_matrix(X, weights)
         if isinstance(self._template(X), DecisionTreeClassifier):
-            self._ranks = all_ranks(X)
+            self._ranks = SharedRanks(X)
+            edges = getattr(self, "_member_edges", None)
+            if edges is not None and 1 + max(map(len, edges), default=0) <= MOST_BINS:
+                self._bins_bytes = DecisionTreeClassifier._bins_matrix(X)
         return X
 
     def _fit_member(self, member, X, codes, weights):
         ranks = getattr(self, "_ranks", None)
         if ranks is None or not isinstance(member, DecisionTreeClassifier):
             return super()._fit_member(member, X, codes, weights)
-        member._ranks = lambda X, needed: ranks
+        member._ranks = ranks
+        bins = getattr(self, "_bins_bytes", None)
+        if bins is not None:
+            member._bins_matrix = lambda X: bins
         try:
             return super()._fit_member(member, X, codes, weights)
         finally:
             del member._ranks
+            member.__dict__.pop("_bins_matrix", None)
+
+
+class SharedRanks:
+    """The ranks of a committee's matrix (``all_ranks``), made by the first member that
+    asks (members fit on several threads) and given to every member as its ``_ranks``."""
+
+    def __init__(self, X):
+        self._X, self._ranks, self._lock = X, None, threading.Lock()
+
+    def __call__(self, X, needed):
+        with self._lock:
+            if self._ranks is None:
+                self._ranks = all_ranks(self._X)
+        return self._ranks
 
 
 class PackedTrees(Derived):

@@ -14,7 +14,7 @@ from refml.tree.split import Tree
 from refml_fast.core.base import FastMixin
 from refml_fast.core.random import state_array, store_state
 from refml_fast.runtime import spec_first
-from refml_fast.tree import grow, histogram, kernels
+from refml_fast.tree import grow, grow_binned, histogram, kernels
 
 INT_FIELDS = ("children_left", "children_right", "feature", "n_node_samples")
 
@@ -108,9 +108,28 @@ def presort(X, kept_rows, ranks=None):
 class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
     __doc__ = reference.DecisionTreeClassifier.__doc__
 
+    def _fit(self, X, codes, weights):
+        given = self.__dict__.get("_given_edges")   # a forest's edges: X holds their codes
+        if given is not None:
+            self._n_codes = 1 + max((len(edges) for edges in given), default=0)
+        elif self.max_bins is not None:
+            self._n_codes = int(self.max_bins)
+        try:
+            super()._fit(X, codes, weights)
+        finally:
+            self.__dict__.pop("_n_codes", None)
+
     def _grow(self, X, codes, weights, settings, rng):
         kept_rows = np.flatnonzero(weights > 0.0).astype(row_id_dtype(X.shape[0]))
         n_rows, n_features = kept_rows.shape[0], X.shape[1]
+        whole_gini = int(settings["criterion"] == kernels.GINI and whole_weights(weights))
+        if whole_gini and np.all(weights[kept_rows] == 1.0):
+            whole_gini = 2  # every kept row's weight is 1: the scans need not read them
+        if whole_gini and self.__dict__.get("_n_codes", np.inf) <= grow_binned.MOST_BINS:
+            # the histogram tree from its bins' counts: the tree grow_tree grows on codes
+            return self._run_grower(grow_binned.grow_binned_tree,
+                                    (self._bins_matrix(X), kept_rows), n_rows, codes,
+                                    weights, settings, 1, whole_gini, rng)
         sorting = sorts_at_nodes(n_features, settings["n_candidates"], n_rows)
         ranks = self._ranks(X, sorting)
         if sorting:  # no presorted segments
@@ -119,6 +138,13 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
             sorted_rows, sorted_ranks = presort(X, kept_rows, ranks)
         if ranks is None:
             ranks = np.empty((n_features, 0), dtype=kept_rows.dtype)
+        return self._run_grower(grow.grow_tree, (X, ranks, kept_rows, sorted_rows, sorted_ranks),
+                                n_rows, codes, weights, settings, sorting, whole_gini, rng)
+
+    def _run_grower(self, grower, data, n_rows, codes, weights, settings, sorting, whole_gini,
+                    rng):
+        """``grower(*data, codes, weights, settings, ..., outputs)`` with room for every node
+        of a tree on ``n_rows`` rows, and the tree from what it filled."""
         capacity = 2 * n_rows - 1
         if settings["max_depth"] is not None and settings["max_depth"] < 40:
             capacity = min(capacity, 2 ** (settings["max_depth"] + 1) - 1)
@@ -126,20 +152,22 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
         thresholds = np.empty(capacity)
         values = np.empty((capacity, self.n_classes_))
         max_depth = -1 if settings["max_depth"] is None else settings["max_depth"]
-        whole_gini = int(settings["criterion"] == kernels.GINI and whole_weights(weights))
-        if whole_gini and np.all(weights[kept_rows] == 1.0):
-            whole_gini = 2  # every kept row's weight is 1: the scans need not read them
         int_settings = np.array([settings["criterion"], max_depth, settings["n_candidates"],
                                  sorting, whole_gini, settings["min_samples_leaf"]],
                                 dtype=np.int64)
         state = state_array(rng)
-        node_count = grow.grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks,
-                                    np.ascontiguousarray(codes), weights, int_settings,
-                                    float(settings["min_samples_split"]), state, nodes,
-                                    thresholds, values)
+        node_count = grower(*data, np.ascontiguousarray(codes), weights, int_settings,
+                            float(settings["min_samples_split"]), state, nodes, thresholds,
+                            values)
         store_state(rng, state)
         return self._tree_from_arrays(nodes[:node_count], thresholds[:node_count],
                                       values[:node_count], settings["criterion"])
+
+    @staticmethod
+    def _bins_matrix(X):
+        """X's codes (at most 256 of them) as (d, n) bytes, a feature's side by side.  An
+        ensemble shadows this per member with one conversion for all its trees."""
+        return X.T.astype(np.uint8, order="C")
 
     _bins = histogram
 

@@ -18,6 +18,8 @@ the tree are the same whichever way the tree took (tested both ways on the same 
   node (with a comparison sort).
 
 The caller picks the way per tree (``settings[3]``; ``refml_fast.tree.sorts_at_nodes``).
+A histogram tree with Gini impurity and whole-number weights takes a third way, counting a
+node's rows into their bins (``grow_binned``).
 """
 
 import numpy as np
