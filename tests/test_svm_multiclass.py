@@ -227,3 +227,30 @@ def test_pair_scores_equal_each_pairs_own_scores(monkeypatch, kernel):
     shifted = -np.column_stack([pair._decision_values(X) for pair in model.estimators_])
     assert not np.array_equal(shifted, each_pair)
     assert np.array_equal(model.decision_function(X), shifted)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "poly"])
+def test_refml_scores_the_pairs_from_one_kernel_value_per_support_vector(kernel):
+    """refml computes K(x_s, x) once per support vector of the model and sums each pair's
+    terms in its own order: every pair's own binary floats; a model whose pair support
+    vectors were changed by hand scores pair by pair."""
+    import refml
+    from refml.svm import one_vs_one
+
+    X, y = blobs(4, 15, 3, 1.5, 8)
+    model = refml.SVC(kernel=kernel, C=3.0, decision_function_shape="ovo").fit(X, y)
+    positions = model._pair_positions()
+    assert sum(map(len, positions)) > len(model.support_)          # shared support vectors
+    assert positions == one_vs_one.pair_support_positions(
+        4, list(model.support_), list(model.n_support_), model.dual_coef_)
+    for (i, j), pair, places in zip(one_vs_one.pairs(4), model.estimators_, positions):
+        rows = [t for t, label in enumerate(y) if label in (i, j)]   # the pair's training rows
+        assert [model.support_[p] for p in places] == [rows[s] for s in pair.support_]
+    each_pair = [[-v for v in pair._decision_values(X)] for pair in model.estimators_]
+    assert model.decision_function(X) == [list(row) for row in zip(*each_pair)]
+    model.estimators_[2].support_vectors_ = [[v + 1.0 for v in z]
+                                             for z in model.estimators_[2].support_vectors_]
+    assert model._pair_positions() is None
+    shifted = [[-v for v in pair._decision_values(X)] for pair in model.estimators_]
+    assert shifted != each_pair
+    assert model.decision_function(X) == [list(row) for row in zip(*shifted)]

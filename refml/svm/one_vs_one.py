@@ -57,6 +57,25 @@ def dual_coefficients(n_classes, codes, support, pair_supports, pair_coefficient
     return rows
 
 
+def pair_support_positions(n_classes, support, n_support, dual_coef):
+    """For each pair, the positions in ``support_`` of its support vectors, in the pair's
+    own order (ascending training rows): its rows of class c_i with a coefficient in
+    ``dual_coef_`` row j - 1, its rows of class c_j with one in row i.
+
+    LIBSVM predicts from them: K(x_s, x) once per support vector s of the whole model,
+    then each pair sums its own terms, where pair by pair a vector serving two pairs (its
+    class against two others) would have its kernel value computed twice."""
+    starts = [0]
+    for count in n_support:
+        starts.append(starts[-1] + count)
+    positions = []
+    for i, j in pairs(n_classes):
+        found = ([p for p in range(starts[i], starts[i + 1]) if dual_coef[j - 1][p] != 0.0]
+                 + [p for p in range(starts[j], starts[j + 1]) if dual_coef[i][p] != 0.0])
+        positions.append(sorted(found, key=lambda p: support[p]))
+    return positions
+
+
 def votes(n_classes, decisions):
     """Each row's votes: pair (i, j) votes c_j where f_ij(x) >= 0, else c_i (LIBSVM's rule),
     from ``decisions[k][r]``, f_ij of the k-th pair at row r."""

@@ -532,8 +532,36 @@ class SVC(Classifier):
 
     # --- K > 2: the pairs' values and their votes (refml_fast: on arrays) ---
     def _pair_decisions(self, X):
-        """f_ij(x) of every pair, pair by pair."""
-        return [model._decision_values(X) for model in self.estimators_]
+        """f_ij(x) of every pair.  Other kernels than the linear: from one kernel value per
+        support vector of the model and row (``one_vs_one.pair_support_positions``), each
+        pair's terms summed in its own order, so each f_ij is its pair model's float.  The
+        linear kernel, or pair models whose support vectors are not the model's (changed
+        by hand), go pair by pair."""
+        positions = None if self.kernel == "linear" else self._pair_positions()
+        if positions is None:
+            return [model._decision_values(X) for model in self.estimators_]
+        decisions = [[] for _ in self.estimators_]
+        for x in X:
+            values = [_smo.kernel_value(self.kernel, z, x, self.gamma_, self.degree,
+                                        float(self.coef0)) for z in self.support_vectors_]
+            for pair, (model, places) in enumerate(zip(self.estimators_, positions)):
+                total = 0.0
+                for coefficient, p in zip(model.dual_coef_, places):
+                    total += coefficient * values[p]
+                decisions[pair].append(total + model.intercept_)
+        return decisions
+
+    def _pair_positions(self):
+        """``one_vs_one.pair_support_positions``, or None when a pair model's support
+        vectors are not those rows of ``support_vectors_``."""
+        positions = one_vs_one.pair_support_positions(
+            len(self.classes_), list(self.support_), list(self.n_support_),
+            [list(row) for row in self.dual_coef_])
+        vectors = [list(z) for z in self.support_vectors_]
+        for model, places in zip(self.estimators_, positions):
+            if [vectors[p] for p in places] != [list(z) for z in model.support_vectors_]:
+                return None
+        return positions
 
     def _votes(self, decisions):
         return one_vs_one.votes(len(self.classes_), decisions)
