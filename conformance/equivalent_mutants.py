@@ -48,6 +48,9 @@ EQUIVALENT = {
         "slice adds nothing",
     ("refml/svm/smo.py", "smo", "Gt -> GtE",
      "(C if y[i] >= 0 else 0.0) if step == room_i else alpha[i] + y[i] * step"): _LABELS,
+    ("refml/svm/smo.py", "smo", "Gt -> GtE",
+     "(0.0 if y[j] >= 0 else C) if step == room_j else alpha[j] - y[j] * step"):
+        _NONZERO_LABELS,
     ("refml/svm/svc.py", "_raw_scores", "constant 0.0 -> 1.0",
      "[_smo.kernel_value('linear', self.coef_, x, 1.0, 0, 0.0) for x in X]"): _LINEAR,
     ("refml/svm/svc.py", "_raw_scores", "constant 0 -> 1",

@@ -193,10 +193,17 @@ def environment_of(work):
 
 
 def baseline_passes(chapter, work):
-    """The chapter's checks pass on the unmutated copy (else nothing could be learned)."""
-    return all(subprocess.run(command, cwd=work, env=environment_of(work),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-                              ).returncode == 0 for command in commands_of(chapter))
+    """The chapter's checks pass on the unmutated copy (else nothing could be learned); a
+    failing command's last lines are printed, to say what failed."""
+    for command in commands_of(chapter):
+        done = subprocess.run(command, cwd=work, env=environment_of(work),
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
+            print(f"{chapter}: {' '.join(command[1:5])} ... exited {done.returncode}:",
+                  *tail, sep="\n  ", flush=True)
+            return False
+    return True
 
 
 def run_one(mutant, work, timeout):

@@ -918,3 +918,61 @@ def test_the_one_dimensional_gaussian_bayes_risk_is_exact_with_error_zero(lib):
     d = lib.GaussianClasses([0.3, 0.7], [[0.0], [2.0]], [[[1.0]], [[4.0]]])
     value, error = d.bayes_risk(return_error=True)
     assert error == 0.0 and 0.0 < value < 0.3
+
+
+def test_lbfgs_leaves_out_a_pair_whose_inverse_curvature_overflows():
+    """A pair (s, y) enters the memory only when rho = 1/s'y is finite (a fault tested
+    1.0 * s'y instead, always finite).  On f(theta) = theta^2 / 4 from theta = 2^-512 the
+    first step (along -grad, a binary fit's first direction) is s = -2^-513 with y = s / 2,
+    so s'y = 2^-1027, a subnormal whose inverse 2^1027 overflows (and so on for every later
+    step): no direction may be handed such a pair, and every step is theta -> theta / 2."""
+    seen = []
+
+    class Recording(solvers.ListSteps):
+        def direction(self, gradient, pairs):
+            seen.append([rho for _, _, rho in pairs])
+            return super().direction(gradient, pairs)
+
+    def objective(theta):
+        return 0.25 * theta[0] * theta[0], [0.5 * theta[0]]
+
+    theta, n_iter, converged, _ = solvers.lbfgs(objective, [2.0 ** -512], Recording(1), 4,
+                                                0.0)
+    assert seen == [[]] * 4 and (n_iter, converged) == (4, False)
+    assert theta == [2.0 ** -516]
+
+
+@pytest.mark.parametrize("shift", [1.5, -1.5])
+def test_risk_probes_a_linear_rule_at_scores_plus_and_minus_one(shift):
+    """risk takes the exact route for a classifier with coef_ and intercept_ only when its
+    predict agrees with sign(w'x + b) at probes of score +1 and -1 beside each mean (faults
+    probed at +2 or -2).  A rule that says classes_[1] only from w'x + b > 1.5 fails the
+    probe at +1, one that says it from w'x + b > -1.5 fails the probe at -1: their risk
+    comes from Monte Carlo, near the true P(Y = 1) P(N(1, 1) <= t) + P(Y = 0)
+    P(N(-1, 1) > t), t the shift (the exact route would give the risk of t = 0)."""
+    from refml.bayes.distributions import GaussianClasses
+    from refml.bayes.rule import risk
+
+    class ShiftedRule:
+        coef_, intercept_, classes_ = [1.0], 0.0, [0, 1]
+
+        @staticmethod
+        def predict(X):
+            return [1 if x[0] > shift else 0 for x in X]
+
+    p = GaussianClasses([0.5, 0.5], [[-1.0], [1.0]], [[[1.0]], [[1.0]]])
+    value, error = risk(ShiftedRule(), p, return_error=True)
+    phi = lambda z: 0.5 * math.erfc(-z / math.sqrt(2.0))  # noqa: E731
+    truth = 0.5 * phi(shift - 1.0) + 0.5 * (1.0 - phi(shift + 1.0))
+    assert error > 0.0 and abs(value - truth) <= error
+
+
+def test_kkt_violations_of_a_hard_margin_have_no_slack():
+    """With C = inf there are no slacks (xi = 0): a point at margin g = 0.5 violates primal
+    feasibility by 1 - g = 0.5 (a fault gave it the soft margin's slack 1 - g, hiding it),
+    and complementary slackness at a positive multiplier by |g - 1| = 0.5."""
+    from refml.svm.svc import kkt_violations
+
+    primal, dual, slackness, balance = kkt_violations([0.5, 0.5], [1, -1], [0.5, -1.0], 0.0,
+                                                      math.inf)
+    assert (primal, dual, slackness, balance) == (0.5, 0.0, 0.5, 0.0)
