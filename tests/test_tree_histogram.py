@@ -272,10 +272,72 @@ def test_a_node_split_from_bin_counts_is_the_split_from_ordered_rows():
             0, n, 0, 2 if unit else 1, node_counts, selected, np.empty((4, k)),
             ordered_counts, min_leaf)
         found = grow_binned.find_binned_split(
-            bins, rows, labels, weights, unit, 0, n, node_counts, selected,
+            bins, np.tile(np.arange(256.0), (d, 1)), rows, labels, weights, unit, 0, n,
+            node_counts, selected,
             np.zeros((256, k)), np.zeros(256, np.int64), np.empty((2, k)),
             np.empty((4, n), np.int32), np.empty(MAX_BUCKETS + 2, np.int64), binned_counts,
             min_leaf)
         assert tuple(found) == tuple(expected), case
         if expected[0] >= 0:
             np.testing.assert_array_equal(binned_counts, ordered_counts)
+
+
+@pytest.mark.fast
+def test_exact_trees_on_features_of_few_values_grow_from_bin_counts(monkeypatch):
+    """A tree that sorts at its nodes (a forest's members; a tree searching few features),
+    Gini, whole weights, on features of at most 256 distinct values each (pixel-like
+    integers, a one-hot column, a signed zero): refml_fast counts its rows into the values'
+    ranks, and the trees are exact CART's, thresholds (midpoints of adjacent values)
+    included: equal to the grower that orders rows, and a lone tree equal to refml's."""
+    import numpy as np
+
+    import refml
+    import refml_fast
+    from refml_fast.tree import grow_binned
+
+    rng = np.random.default_rng(15)
+    X = rng.integers(0, 17, size=(2500, 12)).astype(float) * 0.75
+    X[:, 4] = rng.integers(0, 256, size=2500) / 255.0        # 256 distinct values
+    X[:, 6] = rng.integers(0, 2, size=2500)                  # one-hot like
+    X[:300, 7] = -0.0
+    y = ((X[:, 0] + X[:, 1] - X[:, 2] > 6.0).astype(int) + (X[:, 4] > 0.7)
+         + (rng.random(2500) < 0.1))
+    cases = [lambda: refml_fast.DecisionTreeClassifier(max_features=3, random_state=1),
+             lambda: refml_fast.RandomForestClassifier(n_estimators=5, random_state=2,
+                                                       n_jobs=2),
+             lambda: refml_fast.RandomForestClassifier(n_estimators=3, max_features=None,
+                                                       random_state=3)]
+    for make in cases:
+        calls = binned_grower_calls(monkeypatch)
+        counted = make().fit(X, y)
+        members = getattr(counted, "estimators_", [counted])
+        assert len(calls) == len(members)
+        monkeypatch.setattr(grow_binned, "MOST_BINS", 0)
+        ordered = make().fit(X, y)
+        monkeypatch.undo()
+        for a, b in zip(members, getattr(ordered, "estimators_", [ordered])):
+            assert tree_lists(a) == tree_lists(b)
+        np.testing.assert_array_equal(counted.predict_proba(X), ordered.predict_proba(X))
+    fast = refml_fast.DecisionTreeClassifier(max_features=3, random_state=1).fit(X[:800],
+                                                                                 y[:800])
+    reference = refml.DecisionTreeClassifier(max_features=3, random_state=1).fit(
+        X[:800].tolist(), y[:800].tolist())
+    assert tree_lists(fast) == tree_lists(reference)
+    thresholds = [t for t, j in zip(fast.tree_.threshold, fast.tree_.feature) if j == 0]
+    assert thresholds and all(t % 0.375 == 0.0 for t in thresholds)   # values' midpoints
+
+
+@pytest.mark.fast
+def test_features_of_more_than_256_values_keep_the_exact_grower(monkeypatch):
+    import numpy as np
+
+    import refml_fast
+
+    rng = np.random.default_rng(16)
+    X = rng.integers(0, 17, size=(1500, 4)).astype(float)
+    X[:, 2] = np.arange(1500) % 257                          # 257 distinct values
+    y = (X[:, 0] + X[:, 2] / 16 > 16).astype(int)
+    calls = binned_grower_calls(monkeypatch)
+    refml_fast.RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y)
+    refml_fast.RandomForestClassifier(n_estimators=2, criterion="entropy").fit(X[:, [0, 1]], y)
+    assert calls == []

@@ -37,7 +37,7 @@ from refml_fast.core.random import state_array, store_state
 from refml_fast.ensemble import kernels
 from refml_fast.runtime import spec_first
 from refml_fast.runtime.threads import run_parallel
-from refml_fast.tree.classifier import DecisionTreeClassifier, all_ranks
+from refml_fast.tree.classifier import DecisionTreeClassifier, all_ranks, few_values
 from refml_fast.tree.grow_binned import MOST_BINS
 
 PARALLEL_VOTES = 200_000   # rows x trees from which the votes are counted on every core
@@ -72,28 +72,37 @@ class CommitteeMixin(FastMixin):
         if ranks is None or not isinstance(member, DecisionTreeClassifier):
             return super()._fit_member(member, X, codes, weights)
         member._ranks = ranks
+        member._few_values = ranks.few_values
         bins = getattr(self, "_bins_bytes", None)
         if bins is not None:
             member._bins_matrix = lambda X: bins
         try:
             return super()._fit_member(member, X, codes, weights)
         finally:
-            del member._ranks
+            del member._ranks, member._few_values
             member.__dict__.pop("_bins_matrix", None)
 
 
 class SharedRanks:
-    """The ranks of a committee's matrix (``all_ranks``), made by the first member that
-    asks (members fit on several threads) and given to every member as its ``_ranks``."""
+    """The ranks of a committee's matrix (``all_ranks``) and its ``few_values``, made by
+    the first member that asks (members fit on several threads) and given to every member
+    as its ``_ranks`` and ``_few_values``."""
 
     def __init__(self, X):
         self._X, self._ranks, self._lock = X, None, threading.Lock()
+        self._few = self._unset = object()
 
     def __call__(self, X, needed):
         with self._lock:
             if self._ranks is None:
                 self._ranks = all_ranks(self._X)
         return self._ranks
+
+    def few_values(self, X, ranks):
+        with self._lock:
+            if self._few is self._unset:
+                self._few = few_values(self._X, ranks)
+        return self._few
 
 
 class PackedTrees(Derived):

@@ -79,6 +79,24 @@ def whole_weights(weights):
     return bool(np.all(weights == np.floor(weights)) and weights.sum() <= 2.0 ** 26)
 
 
+def code_values(n_features):
+    """The cut values of a histogram tree's codes: each code stands for itself."""
+    return np.tile(np.arange(float(grow_binned.MOST_BINS)), (n_features, 1))
+
+
+def few_values(X, ranks):
+    """(bins, cut_values) when every feature of X takes at most 256 distinct values: the
+    dense ranks (d, n) as bytes, and per feature the value of each rank (the value of one
+    of its rows: values of a rank are equal, at most -0.0 beside 0.0, whose midpoints with
+    any other value are the same float); else None."""
+    if ranks.shape[1] == 0 or int(ranks.max()) >= grow_binned.MOST_BINS:
+        return None
+    cut_values = np.zeros((X.shape[1], grow_binned.MOST_BINS))
+    for j in range(X.shape[1]):
+        cut_values[j, ranks[j]] = X[:, j]
+    return ranks.astype(np.uint8), cut_values
+
+
 def presort(X, kept_rows, ranks=None):
     """(sorted_rows, sorted_ranks): for every feature j, the ``kept_rows`` (ascending) in
     (rank, row id) order and their ranks.  From ``ranks`` (d, n) when given (an
@@ -125,13 +143,16 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
         whole_gini = int(settings["criterion"] == kernels.GINI and whole_weights(weights))
         if whole_gini and np.all(weights[kept_rows] == 1.0):
             whole_gini = 2  # every kept row's weight is 1: the scans need not read them
+        coded = None  # (bins, cut_values): the tree from its bins' counts (grow_binned)
         if whole_gini and self.__dict__.get("_n_codes", np.inf) <= grow_binned.MOST_BINS:
-            # the histogram tree from its bins' counts: the tree grow_tree grows on codes
-            return self._run_grower(grow_binned.grow_binned_tree,
-                                    (self._bins_matrix(X), kept_rows), n_rows, codes,
-                                    weights, settings, 1, whole_gini, rng)
+            coded = self._bins_matrix(X), code_values(n_features)   # a histogram tree
         sorting = sorts_at_nodes(n_features, settings["n_candidates"], n_rows)
-        ranks = self._ranks(X, sorting)
+        ranks = self._ranks(X, sorting) if coded is None else None
+        if whole_gini and ranks is not None and coded is None:
+            coded = self._few_values(X, ranks)   # exact, each feature of <= 256 values
+        if coded is not None:
+            return self._run_grower(grow_binned.grow_binned_tree, (*coded, kept_rows), n_rows,
+                                    codes, weights, settings, 1, whole_gini, rng)
         if sorting:  # no presorted segments
             sorted_rows = sorted_ranks = np.empty((n_features, 0), dtype=kept_rows.dtype)
         else:
@@ -162,6 +183,11 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
         store_state(rng, state)
         return self._tree_from_arrays(nodes[:node_count], thresholds[:node_count],
                                       values[:node_count], settings["criterion"])
+
+    @staticmethod
+    def _few_values(X, ranks):
+        """``few_values(X, ranks)``; an ensemble shadows it with one for all its trees."""
+        return few_values(X, ranks)
 
     @staticmethod
     def _bins_matrix(X):

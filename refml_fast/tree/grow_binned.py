@@ -1,10 +1,10 @@
-"""Growing a histogram tree from its bins' class counts (beyond the lectures).
+"""Growing a tree from its bins' class counts (beyond the lectures).
 
 ``grow.grow_tree`` grows a histogram tree (``max_bins``) as it grows exact CART: each
 searched feature orders the node's rows by code and walks past them.  This kernel grows the
 same tree without ordering anything: for each searched feature it counts the node's rows
 into their bins (``count_bins``: a pass over the rows, one bin per row), then walks past
-the bins (``scan_bins``: at most B of them), so that a node's search costs a pass over its
+the bins (``scan_bins``: at most 256 of them), so that a node's search costs a pass over its
 rows and a walk over the bins per feature, where ordering took several passes and the walk
 a step per row.
 
@@ -17,12 +17,17 @@ same float.  The boundaries are the same (between two consecutive bins holding r
 node, after all of the lower one's rows), the minimum leaf counts rows as the row scan does,
 a boundary replaces the best only when its cost is strictly lower, the features are searched
 in increasing j after the same draws (``grow.select_features``), and the threshold is the
-midpoint of the two bins' codes, as the row scan reads them from X's codes.  Entropy, or
-weights that are not whole numbers, sum floats in the rows' order; those trees keep
-``grow.grow_tree``.  Tested against it on the same data (tests/test_tree_histogram.py).
+midpoint of the values the two bins stand for (``cut_values``), as the row scan reads them
+from X.  Entropy, or weights that are not whole numbers, sum floats in the rows' order;
+those trees keep ``grow.grow_tree``.  Tested against it on the same data
+(tests/test_tree_histogram.py).
 
-``bins`` is (d, n) uint8, feature-major, so that a feature's codes of a node's rows are read
-from n bytes that stay in the cache; it serves ``max_bins`` <= 256 (``MOST_BINS``).
+Two kinds of tree have at most 256 codes a feature: histogram trees (``max_bins`` <= 256,
+codes 0..B-1 standing for themselves), and exact trees whose features each take at most 256
+distinct values (pixel intensities, counts, one-hot columns), whose dense ranks are codes
+standing for the distinct values: the tree is exact CART's, thresholds included (midpoints
+of the node's two adjacent values).  ``bins`` is (d, n) uint8, feature-major, so that a
+feature's codes of a node's rows are read from n bytes that stay in the cache.
 
 Histogram subtraction (a child's counts as its parent's minus its sibling's) is not done:
 a random forest draws the searched features afresh at every node, so a child rarely
@@ -125,11 +130,12 @@ def scan_bins(class_counts, row_counts, lo, hi, totals, best_cost, left, min_lea
 
 
 @kernel(refcounts=False)
-def find_binned_split(bins, rows, codes, weights, unit, start, end, node_counts, selected,
-                      class_counts, row_counts, left, buffers, buckets, best_counts,
+def find_binned_split(bins, cut_values, rows, codes, weights, unit, start, end, node_counts,
+                      selected, class_counts, row_counts, left, buffers, buckets, best_counts,
                       min_leaf):
     """(feature, rows on the left, threshold, last code on the left) of the node's best
-    split, feature -1 if none: ``grow.find_split`` on the codes.  A node of HIST_FROM rows
+    split, feature -1 if none: ``grow.find_split`` on the codes, the threshold the
+    midpoint of the two codes' ``cut_values``.  A node of HIST_FROM rows
     or more counts them into bins (``class_counts`` / ``row_counts``: zero on entry and left
     so); a smaller one orders them by code and scans them as grow_tree does, where walking
     and clearing up to 256 bins would cost more than the rows."""
@@ -156,7 +162,8 @@ def find_binned_split(bins, rows, codes, weights, unit, start, end, node_counts,
                 best_feature = j
                 best_n_left = n_left
                 boundary = ordered_codes[n_left - 1]
-                best_threshold = midpoint(float(boundary), float(ordered_codes[n_left]))
+                best_threshold = midpoint(cut_values[j, boundary],
+                                          cut_values[j, ordered_codes[n_left]])
             continue
         lo, hi = count_bins(bins[j], node_rows, codes, weights, unit, class_counts,
                             row_counts)
@@ -170,7 +177,7 @@ def find_binned_split(bins, rows, codes, weights, unit, start, end, node_counts,
             above = last + 1
             while row_counts[above] == 0:
                 above += 1
-            best_threshold = midpoint(float(last), float(above))
+            best_threshold = midpoint(cut_values[j, last], cut_values[j, above])
             for k in range(n_classes):
                 best_counts[0, k] = 0.0
             for b in range(lo, last + 1):
@@ -186,14 +193,15 @@ def find_binned_split(bins, rows, codes, weights, unit, start, end, node_counts,
 
 
 @kernel
-def grow_binned_tree(bins, kept_rows, codes, weights, settings, min_samples_split, state,
-                     nodes, thresholds, values):
-    """``grow.grow_tree`` for a histogram tree with Gini impurity and whole-number weights:
-    the same arguments but ``bins`` (d, n) uint8 for X and the ranks (the codes are
-    ranks), and no presorted segments; the same nodes, thresholds (codes' midpoints),
-    class totals and random draws.  ``settings``: as grow_tree's (its criterion, sorting
-    and whole_gini columns read only as "Gini", "rows in one segment" and "unit weights"
-    when whole_gini is 2)."""
+def grow_binned_tree(bins, cut_values, kept_rows, codes, weights, settings, min_samples_split,
+                     state, nodes, thresholds, values):
+    """``grow.grow_tree`` with Gini impurity and whole-number weights on codes of at most
+    256 values: the same arguments but ``bins`` (d, n) uint8 for X and the ranks, and
+    no presorted segments; ``cut_values`` (d, 256): the value each code stands for, whose
+    midpoints are the thresholds (a histogram tree's codes themselves, or an exact tree's
+    distinct values); the same nodes, thresholds, class totals and random draws.
+    ``settings``: as grow_tree's (its criterion, sorting and whole_gini columns read only
+    as "Gini", "rows in one segment" and "unit weights" when whole_gini is 2)."""
     max_depth, n_candidates = settings[1], settings[2]
     unit, min_leaf = settings[4] == 2, settings[5]
     n_features, n_rows = bins.shape[0], kept_rows.shape[0]
@@ -240,8 +248,8 @@ def grow_binned_tree(bins, kept_rows, codes, weights, settings, min_samples_spli
         select_features(no_segments, bins, rows, start, end, True, n_candidates, state,
                         order, selected)
         feature, n_left, threshold, boundary = find_binned_split(
-            bins, rows, codes, weights, unit, start, end, counts, selected, class_counts,
-            row_counts, left, buffers, buckets, best_counts, min_leaf)
+            bins, cut_values, rows, codes, weights, unit, start, end, counts, selected,
+            class_counts, row_counts, left, buffers, buckets, best_counts, min_leaf)
         if feature == LEAF:
             continue
         partition_rows(bins, rows, start, end, feature, boundary, row_buffer)
