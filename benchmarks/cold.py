@@ -39,6 +39,8 @@ if library == "refml_fast":
     from refml_fast.__main__ import estimators
     table = estimators()
     defaults = {"RandomForestClassifier", "BaggingClassifier", "AdaBoostClassifier"}
+    table["RandomForestClassifier(max_bins)"] = (
+        lambda: refml_fast.RandomForestClassifier(max_bins=256),)   # 100 trees, as the default's
     makers = [getattr(refml_fast, name) if name in defaults else table[name][0]
               for name in names]
 else:
