@@ -252,6 +252,49 @@ def push(stack, stack_counts, top, start, end, depth, parent, side, counts):
         stack_counts[top, k] = counts[k]
 
 
+@kernel
+def pending_nodes(n_rows, max_depth, codes, weights, n_classes):
+    """(stack, stack_counts) of pending nodes, the root on it: rows [0, n_rows), its class
+    totals summed over the rows of positive weight in index order.  One pops, two push,
+    so at most one right sibling per level of the current path plus the current pair
+    wait: depth + 2 entries, never more than n + 1."""
+    room = n_rows + 1 if max_depth < 0 else min(n_rows + 1, max_depth + 2)
+    stack = np.zeros((room, 5), dtype=np.int64)
+    stack_counts = np.zeros((room, n_classes))
+    for i in range(weights.shape[0]):
+        if weights[i] > 0.0:
+            stack_counts[0, codes[i]] += weights[i]
+    stack[0, END] = n_rows
+    stack[0, PARENT] = LEAF
+    return stack, stack_counts
+
+
+@kernel(refcounts=False)
+def open_node(stack, stack_counts, top, node, nodes, thresholds, values):
+    """Make the pending node at ``top`` node number ``node`` (preorder): a leaf until it is
+    split, its class totals in values[node], linked from its parent; (start, end, depth)."""
+    start, end, depth = stack[top, START], stack[top, END], stack[top, DEPTH]
+    parent, side = stack[top, PARENT], stack[top, SIDE]
+    for k in range(values.shape[1]):
+        values[node, k] = stack_counts[top, k]
+    nodes[node, LEFT] = LEAF
+    nodes[node, RIGHT] = LEAF
+    nodes[node, FEATURE] = LEAF
+    nodes[node, N_ROWS] = end - start
+    thresholds[node] = 0.0
+    if parent != LEAF:
+        nodes[parent, side] = node
+    return start, end, depth
+
+
+@kernel(refcounts=False)
+def push_children(stack, stack_counts, top, start, middle, end, depth, node, best_counts):
+    """Push the split node's right child [middle, end), then its left [start, middle),
+    which is popped first (preorder, left child first)."""
+    push(stack, stack_counts, top, middle, end, depth + 1, node, RIGHT, best_counts[1])
+    push(stack, stack_counts, top + 1, start, middle, depth + 1, node, LEFT, best_counts[0])
+
+
 @kernel(refcounts=False)
 def is_leaf(counts, n_rows, depth, max_depth, min_samples_split):
     """refml's stopping rules: depth limit (-1: none), fewer than n0 rows, purity."""
@@ -289,16 +332,7 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     sorting, whole_gini, min_leaf = settings[3] != 0, settings[4], settings[5]
     n_features, n_rows = X.shape[1], kept_rows.shape[0]
     n_classes = values.shape[1]
-    # Pending nodes: one pops, two push, so at most one right sibling per level of the
-    # current path plus the current pair wait: depth + 2 entries, never more than n + 1.
-    room = n_rows + 1 if max_depth < 0 else min(n_rows + 1, max_depth + 2)
-    stack = np.zeros((room, 5), dtype=np.int64)
-    stack_counts = np.zeros((room, n_classes))
-    for i in range(X.shape[0]):  # the root's class totals, in index order
-        if weights[i] > 0.0:
-            stack_counts[0, codes[i]] += weights[i]
-    stack[0, END] = n_rows
-    stack[0, PARENT] = LEAF
+    stack, stack_counts = pending_nodes(n_rows, max_depth, codes, weights, n_classes)
     n_pending = 1
     order = np.empty(n_features, dtype=np.int64)
     selected = np.empty(n_features, dtype=np.bool_)
@@ -313,20 +347,11 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     node_count = 0
     while n_pending > 0:
         n_pending -= 1
-        start, end, depth = stack[n_pending, START], stack[n_pending, END], stack[n_pending, DEPTH]
-        parent, side = stack[n_pending, PARENT], stack[n_pending, SIDE]
         node = node_count
         node_count += 1
+        start, end, depth = open_node(stack, stack_counts, n_pending, node, nodes, thresholds,
+                                      values)
         counts = values[node]
-        for k in range(n_classes):
-            counts[k] = stack_counts[n_pending, k]
-        nodes[node, LEFT] = LEAF
-        nodes[node, RIGHT] = LEAF
-        nodes[node, FEATURE] = LEAF
-        nodes[node, N_ROWS] = end - start
-        thresholds[node] = 0.0
-        if parent != LEAF:
-            nodes[parent, side] = node
         if is_leaf(counts, end - start, depth, max_depth, min_samples_split):
             continue
         select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates, state,
@@ -344,9 +369,7 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
                            row_buffer, rank_buffer)
         nodes[node, FEATURE] = feature
         thresholds[node] = threshold
-        middle = start + n_left  # push the right child, then the left (popped first)
-        push(stack, stack_counts, n_pending, middle, end, depth + 1, node, RIGHT, best_counts[1])
-        push(stack, stack_counts, n_pending + 1, start, middle, depth + 1, node, LEFT,
-             best_counts[0])
+        push_children(stack, stack_counts, n_pending, start, start + n_left, end, depth, node,
+                      best_counts)
         n_pending += 2
     return node_count

@@ -38,24 +38,18 @@ import numpy as np
 
 from refml_fast.runtime.options import kernel
 from refml_fast.tree.grow import (
-    DEPTH,
-    END,
     MAX_BUCKETS,
-    PARENT,
-    SIDE,
-    START,
     is_leaf,
+    open_node,
     order_by_rank,
     partition_rows,
-    push,
+    pending_nodes,
+    push_children,
     select_features,
 )
 from refml_fast.tree.kernels import (
     FEATURE,
     LEAF,
-    LEFT,
-    N_ROWS,
-    RIGHT,
     midpoint,
     scan_whole_gini,
 )
@@ -206,14 +200,7 @@ def grow_binned_tree(bins, cut_values, kept_rows, codes, weights, settings, min_
     unit, min_leaf = settings[4] == 2, settings[5]
     n_features, n_rows = bins.shape[0], kept_rows.shape[0]
     n_classes = values.shape[1]
-    room = n_rows + 1 if max_depth < 0 else min(n_rows + 1, max_depth + 2)
-    stack = np.zeros((room, 5), dtype=np.int64)
-    stack_counts = np.zeros((room, n_classes))
-    for i in range(weights.shape[0]):  # the root's class totals, in index order
-        if weights[i] > 0.0:
-            stack_counts[0, codes[i]] += weights[i]
-    stack[0, END] = n_rows
-    stack[0, PARENT] = LEAF
+    stack, stack_counts = pending_nodes(n_rows, max_depth, codes, weights, n_classes)
     n_pending = 1
     order = np.empty(n_features, dtype=np.int64)
     selected = np.empty(n_features, dtype=np.bool_)
@@ -229,20 +216,11 @@ def grow_binned_tree(bins, cut_values, kept_rows, codes, weights, settings, min_
     node_count = 0
     while n_pending > 0:
         n_pending -= 1
-        start, end, depth = stack[n_pending, START], stack[n_pending, END], stack[n_pending, DEPTH]
-        parent, side = stack[n_pending, PARENT], stack[n_pending, SIDE]
         node = node_count
         node_count += 1
+        start, end, depth = open_node(stack, stack_counts, n_pending, node, nodes, thresholds,
+                                      values)
         counts = values[node]
-        for k in range(n_classes):
-            counts[k] = stack_counts[n_pending, k]
-        nodes[node, LEFT] = LEAF
-        nodes[node, RIGHT] = LEAF
-        nodes[node, FEATURE] = LEAF
-        nodes[node, N_ROWS] = end - start
-        thresholds[node] = 0.0
-        if parent != LEAF:
-            nodes[parent, side] = node
         if is_leaf(counts, end - start, depth, max_depth, min_samples_split):
             continue
         select_features(no_segments, bins, rows, start, end, True, n_candidates, state,
@@ -255,9 +233,7 @@ def grow_binned_tree(bins, cut_values, kept_rows, codes, weights, settings, min_
         partition_rows(bins, rows, start, end, feature, boundary, row_buffer)
         nodes[node, FEATURE] = feature
         thresholds[node] = threshold
-        middle = start + n_left  # push the right child, then the left (popped first)
-        push(stack, stack_counts, n_pending, middle, end, depth + 1, node, RIGHT, best_counts[1])
-        push(stack, stack_counts, n_pending + 1, start, middle, depth + 1, node, LEFT,
-             best_counts[0])
+        push_children(stack, stack_counts, n_pending, start, start + n_left, end, depth, node,
+                      best_counts)
         n_pending += 2
     return node_count
