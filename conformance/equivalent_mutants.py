@@ -51,6 +51,8 @@ EQUIVALENT = {
     ("refml/svm/smo.py", "smo", "Gt -> GtE",
      "(0.0 if y[j] >= 0 else C) if step == room_j else alpha[j] - y[j] * step"):
         _NONZERO_LABELS,
+    ("refml/perceptron/patience.py", "no_improvement", "Lt -> LtE", "loss <= self.best"):
+        "at loss == best it stores best again as the same float; the count is decided above",
     ("refml/svm/svc.py", "_raw_scores", "constant 0.0 -> 1.0",
      "[_smo.kernel_value('linear', self.coef_, x, 1.0, 0, 0.0) for x in X]"): _LINEAR,
     ("refml/svm/svc.py", "_raw_scores", "constant 0 -> 1",

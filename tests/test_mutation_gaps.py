@@ -976,3 +976,13 @@ def test_kkt_violations_of_a_hard_margin_have_no_slack():
     primal, dual, slackness, balance = kkt_violations([0.5, 0.5], [1, -1], [0.5, -1.0], 0.0,
                                                       math.inf)
     assert (primal, dual, slackness, balance) == (0.5, 0.0, 0.5, 0.0)
+
+
+def test_the_intercept_averages_over_every_free_multiplier_the_last_row_too():
+    """beta_0 is the mean of y_i - f0(x_i) over the free multipliers, every row read (a
+    fault stopped one row short): free rows with v = 0.8 and -0.4 give 0.2, whichever of
+    them is last."""
+    from refml.svm.svc import intercept
+
+    assert intercept([0.5, 0.5], [1, -1], [0.2, -0.6], 1.0) == pytest.approx(0.2, abs=1e-15)
+    assert intercept([0.5, 0.5], [-1, 1], [-0.6, 0.2], 1.0) == pytest.approx(0.2, abs=1e-15)
