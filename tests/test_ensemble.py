@@ -516,3 +516,22 @@ def test_members_with_parallel_kernels_fit_on_threads_under_the_workqueue_layer(
     run = run_python(code, check=False, NUMBA_THREADING_LAYER="workqueue")
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.split() == ["True", "workqueue"] * 2
+
+
+@pytest.mark.fast
+def test_a_committees_shared_ranks_pickle_without_their_lock():
+    """The members' fits sent to joblib's backend (Dask) carry the committee and its shared
+    ranks: they pickle, keep what was computed, and get a lock of their own."""
+    import pickle
+
+    import numpy as np
+
+    from refml_fast.ensemble.committees import SharedRanks
+
+    X = np.array([[3.0, 1.0], [1.0, 1.0], [2.0, 5.0]])
+    shared = SharedRanks(X)
+    ranks = shared(X, True)
+    copy = pickle.loads(pickle.dumps(shared))
+    assert np.array_equal(copy(X, True), ranks) and copy._lock is not shared._lock
+    bins, values = copy.few_values(X, ranks)
+    assert bins.tolist() == [[2, 0, 1], [0, 0, 1]] and values[1, :2].tolist() == [1.0, 5.0]

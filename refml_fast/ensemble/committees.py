@@ -89,8 +89,8 @@ class SharedRanks:
     as its ``_ranks`` and ``_few_values``."""
 
     def __init__(self, X):
-        self._X, self._ranks, self._lock = X, None, threading.Lock()
-        self._few = self._unset = object()
+        self._X, self._ranks, self._few, self._few_known = X, None, None, False
+        self._lock = threading.Lock()
 
     def __call__(self, X, needed):
         with self._lock:
@@ -100,9 +100,20 @@ class SharedRanks:
 
     def few_values(self, X, ranks):
         with self._lock:
-            if self._few is self._unset:
-                self._few = few_values(self._X, ranks)
+            if not self._few_known:
+                self._few, self._few_known = few_values(self._X, ranks), True
         return self._few
+
+    def __getstate__(self):
+        """What it holds, without its lock: the members' fits sent to joblib's backend (a
+        Dask cluster) carry the committee, and a lock cannot be pickled."""
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
 
 class PackedTrees(Derived):
