@@ -189,20 +189,16 @@ class SVC(FastMixin, reference.SVC):
         return [out[p] + model.intercept_ for p, model in enumerate(self.estimators_)]
 
     def _pair_layout(self):
-        """(starts, positions, coefficients, SV) for ``pair_scores``: pair (i, j)'s support
-        vectors are the model's of class c_i with a coefficient in row j - 1 of
-        ``dual_coef_`` and those of c_j with one in row i (``one_vs_one``), in the order of
-        their training rows, which is the pair's own; None when they are not the pair
-        model's support vectors."""
+        """(starts, positions, coefficients, SV) for ``pair_scores``: each pair's support
+        vectors among the model's (refml's ``one_vs_one.pair_support_positions``), in the
+        pair's own order; None when they are not the pair model's support vectors."""
         SV = np.ascontiguousarray(self.support_vectors_, dtype=np.float64)
-        dual, support = np.asarray(self.dual_coef_), np.asarray(self.support_)
-        block = np.concatenate([[0], np.cumsum(self.n_support_)])
         starts, positions, coefficients = [0], [], []
-        for (i, j), model in zip(one_vs_one.pairs(len(self.classes_)), self.estimators_):
-            found = np.concatenate([
-                block[i] + np.flatnonzero(dual[j - 1, block[i]:block[i + 1]] != 0.0),
-                block[j] + np.flatnonzero(dual[i, block[j]:block[j + 1]] != 0.0)])
-            found = found[np.argsort(support[found], kind="stable")]
+        places = one_vs_one.pair_support_positions(
+            len(self.classes_), np.asarray(self.support_).tolist(),
+            np.asarray(self.n_support_).tolist(), np.asarray(self.dual_coef_).tolist())
+        for pair_places, model in zip(places, self.estimators_):
+            found = np.asarray(pair_places, dtype=np.int64)
             own = np.asarray(model.dual_coef_, dtype=np.float64)
             if own.shape != found.shape or not np.array_equal(SV[found],
                                                                model.support_vectors_):
