@@ -63,6 +63,8 @@ EQUIVALENT = {
         "-1 and -2 both mean no rival yet: the loop only asks whether it is negative",
     ("refml/svm/svc.py", "dual_objective", "Mult -> Div",
      "alpha[i] * alpha[j] * y[i] / y[j] * K[i][j]"): _LABELS,
+    ("refml/svm/svc.py", "beta_norm_squared", "Mult -> Div", "alpha[i] / y[i] * scores[i]"):
+        "the labels are coded +1 and -1 there, so alpha_i / y_i equals alpha_i * y_i exactly",
     ("refml/svm/smo.py", "second_index", "Gt -> GtE", "b >= 0.0"):
         "a candidate with b = 0 scores -0.0, above every candidate with b > 0, and one with "
         "b > 0 exists whenever j is asked for (m - M > tol >= 0: M's own point)",

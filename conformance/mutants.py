@@ -42,7 +42,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHAPTERS = {
     "bayes": (["test_bayes.py", "test_distributions.py", "test_losses.py"], "1,2,3,14,20"),
     "linear": (["test_logistic.py", "test_logistic_solvers.py", "test_logistic_blocks.py",
-                "test_sgd.py", "test_least_squares.py", "test_separability.py"],
+                "test_sgd.py", "test_least_squares.py", "test_separability.py",
+                "test_partial_fit.py"],
                "7,8,9,11,20"),
     "discriminant": (["test_discriminant.py", "test_partial_fit.py"], "6,19,20"),
     "perceptron": (["test_perceptron.py", "test_partial_fit.py"], "4,11,20"),

@@ -61,6 +61,20 @@ def test_default_gd_step_for_more_than_two_classes(lib):
     assert math.isclose(model.learning_rate_, 1.0 / (0.5 * 17.0 / n + 0.5), rel_tol=1e-15)
 
 
+@pytest.mark.parametrize("solver", ["gd", "sgd"])
+def test_default_step_on_a_small_scale_is_above_one(lib, solver):
+    """A smoothness bound below 1 gives a default step 1/L above 1 (a fault kept 1.0 for
+    every L <= 1): X = 0.01 [1, 2, 3] without intercept and alpha = 0, K = 2: gd's
+    L = (1/4) 0.0014 / 3, sgd's L_1 = (1/4) 0.0009."""
+    X = [[0.01], [0.02], [0.03]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = lib.LogisticRegression(solver=solver, fit_intercept=False, alpha=0.0,
+                                       max_iter=1, random_state=0).fit(X, [0, 1, 0])
+    bound = 0.0014 / 3 if solver == "gd" else 0.0009
+    assert math.isclose(model.learning_rate_, 1.0 / (0.25 * bound), rel_tol=1e-12)
+
+
 def test_the_risk_under_a_finite_distribution_is_exact(lib):
     distribution = lib.FiniteDistribution(points=[[0.0], [1.0]],
                                           probabilities=[[0.3, 0.1], [0.2, 0.4]])
