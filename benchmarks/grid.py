@@ -280,6 +280,10 @@ def onedal_cells():
         blob_cell("forest 300 trees 20,000 x 50 K=2", 20_000, 50, 2, 2.0, 50, forest(300)),
         blob_cell("forest 50 trees 200,000 x 10 K=5", 200_000, 10, 5, 2.0, 51, forest(50)),
         blob_cell("forest 100 trees 50,000 x 20 K=3", 50_000, 20, 3, 2.0, 3, forest(100)),
+        # as users write it: n_jobs left at None (refml_fast and oneDAL: every core;
+        # scikit-learn: one)
+        blob_cell("forest 100 trees 20,000 x 50 K=3 default n_jobs", 20_000, 50, 3, 2.0, 52,
+                  "RandomForestClassifier(n_estimators=100, random_state=0)"),
         # refml_fast's histogram trees (max_bins, opt-in) against oneDAL's, which bin by
         # default (256 bins); scikit-learn's exact forest for reference
         blob_cell("forest 300 trees 20,000 x 50 K=2 max_bins=256", 20_000, 50, 2, 2.0, 50,

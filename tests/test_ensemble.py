@@ -345,10 +345,12 @@ def test_nested_parameters_and_repr(lib):
 # --- the two packages agree ----------------------------------------------------------------
 
 @pytest.mark.fast
-def test_forest_on_threads_equals_forest_in_order_and_refml():
+def test_forest_on_threads_equals_forest_in_order_and_refml(monkeypatch):
     import refml
     import refml_fast
+    from refml_fast.ensemble import committees
 
+    monkeypatch.setattr(committees, "MEMBER_WORK_FOR_THREADS", 0)  # threads at 60 rows
     X, y = _blobs(60, 8)
     models = [refml.RandomForestClassifier(n_estimators=6, random_state=5),
               refml_fast.RandomForestClassifier(n_estimators=6, random_state=5),
@@ -360,6 +362,32 @@ def test_forest_on_threads_equals_forest_in_order_and_refml():
     for model in models[1:]:
         assert [tree_fields(t) for t in model.estimators_] == reference
         assert as_list(model.predict_proba(QUERY)) == as_list(models[0].predict_proba(QUERY))
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("n_rows, n_jobs, threads", [
+    (4_000, None, 2), (4_000, -1, 2), (4_000, 1, 1), (60, None, 1), (60, -1, 1)])
+def test_members_go_to_threads_when_they_pay_for_them(monkeypatch, n_rows, n_jobs, threads):
+    """n_jobs=None is every core (Numba's thread count); members too small to pay for a
+    thread (60 rows) are fitted on one whatever n_jobs says."""
+    import numba
+
+    import refml_fast
+    from refml_fast.ensemble import committees
+
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 2)
+    monkeypatch.setattr(committees.os, "cpu_count", lambda: 2)
+    pools = []
+
+    class Recording(committees.ThreadPoolExecutor):
+        def __init__(self, max_workers):
+            pools.append(max_workers)
+            super().__init__(max_workers=max_workers)
+
+    monkeypatch.setattr(committees, "ThreadPoolExecutor", Recording)
+    X, y = _blobs(n_rows, 8)
+    refml_fast.RandomForestClassifier(n_estimators=4, random_state=0, n_jobs=n_jobs).fit(X, y)
+    assert pools == ([threads] if threads > 1 else [])
 
 
 @pytest.mark.fast

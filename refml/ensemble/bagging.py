@@ -79,8 +79,8 @@ class BaggingClassifier(Committee):
         Seed of the master generator (see the module docstring); None: fresh entropy.
     n_jobs : non-zero int or None
         Threads fitting members in refml_fast (-1: every core, -2: all but one, as joblib
-        counts; None: 1).  refml fits its members in order whatever n_jobs is; the result
-        is the same.
+        counts; None: every core, where scikit-learn's None is one).  refml fits its
+        members in order whatever n_jobs is; the result is the same.
 
     Attributes
     ----------
