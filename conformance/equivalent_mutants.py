@@ -16,6 +16,8 @@ _SIGNED_ZERO = ("at margin 0 it returns 0.0 where the original returns -0.0, whi
                 "equal and add alike to any sum")
 _NONZERO_LABELS = "the labels are coded +1 and -1 there, never 0"
 _MU2 = "int x^2 K is 1 for both kernels (the Epanechnikov is scaled to variance 1)"
+_PAIRS = ("every pair's decisions hold one value per row, and these run for K >= 3 classes only "
+          "(three pairs or more), so decisions[1] has decisions[0]'s length")
 _NO_HIT = ("``hit`` names no position of F either way: the caller only compares it with "
            "positions (0, 1, ...)")
 
@@ -63,6 +65,12 @@ EQUIVALENT = {
         "-1 and -2 both mean no rival yet: the loop only asks whether it is negative",
     ("refml/svm/svc.py", "dual_objective", "Mult -> Div",
      "alpha[i] * alpha[j] * y[i] / y[j] * K[i][j]"): _LABELS,
+    ("refml/density/bandwidth.py", "kde_optimal_bandwidth", "constant 0.4 -> 0.8",
+     "mu2 ** (-0.8) * _kernels.roughness(kernel) ** 0.2 * roughness_f2 ** (-0.2) / n ** 0.2"):
+        _MU2,
+    ("refml/svm/one_vs_one.py", "votes", "constant 0 -> 1", "len(decisions[1])"): _PAIRS,
+    ("refml/svm/svc.py", "_ovo_values", "constant 0 -> 1",
+     "[[-values[r] for values in decisions] for r in range(len(decisions[1]))]"): _PAIRS,
     ("refml/svm/svc.py", "beta_norm_squared", "Mult -> Div", "alpha[i] / y[i] * scores[i]"):
         "the labels are coded +1 and -1 there, so alpha_i / y_i equals alpha_i * y_i exactly",
     ("refml/svm/smo.py", "second_index", "Gt -> GtE", "b >= 0.0"):

@@ -75,6 +75,20 @@ def test_default_step_on_a_small_scale_is_above_one(lib, solver):
     assert math.isclose(model.learning_rate_, 1.0 / (0.25 * bound), rel_tol=1e-12)
 
 
+def test_support_set_search_gives_up_beyond_its_count():
+    """max_margin_by_support_sets tries the sets of 1..D rows only while there are at most
+    MAX_SUPPORT_SETS of them: 200 rows in 2 features have 200 + 19,900 = 20,100 > 20,000
+    (a fault counted from the pairs on, 19,900, and searched)."""
+    from refml.svm import separator
+
+    assert separator.MAX_SUPPORT_SETS == 20_000
+    rows = [[1.0, 0.01 * i] for i in range(100)] + [[-1.0, 0.01 * i] for i in range(100)]
+    signs = [1] * 100 + [-1] * 100
+    assert separator.max_margin_by_support_sets(rows, signs) is None
+    assert separator.max_margin_by_support_sets(rows[:3] + rows[100:102],
+                                                signs[:3] + signs[100:102]) is not None
+
+
 def test_the_risk_under_a_finite_distribution_is_exact(lib):
     distribution = lib.FiniteDistribution(points=[[0.0], [1.0]],
                                           probabilities=[[0.3, 0.1], [0.2, 0.4]])
