@@ -366,7 +366,7 @@ def test_forest_on_threads_equals_forest_in_order_and_refml(monkeypatch):
 
 @pytest.mark.fast
 @pytest.mark.parametrize("n_rows, n_jobs, threads", [
-    (4_000, None, 2), (4_000, -1, 2), (4_000, 1, 1), (60, None, 1), (60, -1, 1)])
+    (3_000, None, 2), (3_000, -1, 2), (3_000, 1, 1), (60, None, 1), (60, -1, 1)])
 def test_members_go_to_threads_when_they_pay_for_them(monkeypatch, n_rows, n_jobs, threads):
     """n_jobs=None is every core (Numba's thread count); members too small to pay for a
     thread (60 rows) are fitted on one whatever n_jobs says."""

@@ -44,9 +44,10 @@ from refml_fast.tree.grow_binned import MOST_BINS
 PARALLEL_VOTES = 200_000   # rows x trees from which the votes are counted on every core
 # A member's work (``member_work``) from which members are fitted on threads.  Below it a
 # member's kernel takes well under a millisecond and the threads mostly wait for the GIL
-# that each member's Python steps hold: 10 trees on 1,000 x 5 took 4.4 ms on one thread
-# and 4.6 on two, 100 trees on 100 rows 11.0 and 22.9; 20 trees on 2,000 x 5 16.1 and 12.3.
-MEMBER_WORK_FOR_THREADS = 40_000
+# that each member's Python steps hold.  Median fits, one thread against two: 100 trees on
+# 100 x 5 (work 1,300) 11.0 and 22.9 ms; 10 trees on 1,000 x 5 (19,900) 4.4 and 4.6-5.5;
+# 20 trees on 1,000 x 10 (29,900) 10.7 and 8.7; on 1,500 x 10 (47,500) 15.5 and 11.5.
+MEMBER_WORK_FOR_THREADS = 25_000
 
 
 class CommitteeMixin(FastMixin):
