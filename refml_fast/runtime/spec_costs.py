@@ -17,7 +17,7 @@ import math
 
 COMPILE_SECONDS = {"svm": 21.0, "neighbors": 13.0, "linear": 8.0, "tree": 9.0,
                    "ensemble": 9.0, "discriminant": 2.2, "density": 1.2, "perceptron": 2.8}
-BOOTSTRAP_DISTINCT = 0.6     # a bootstrap sample holds about 1 - 1/e of the distinct rows
+BAGGED_MEMBER = 0.45   # a bagged member's fit against its estimate on all the rows
 
 
 def fit_seconds(estimator, n, d, n_classes):
@@ -123,21 +123,27 @@ def tree_answer(tree, q, d, n_train):
 
 
 def forest_fit(forest, n, d, n_classes):
-    """A forest's tree searches few features on a bootstrap sample: 0.65-0.85 us a unit of
-    ``tree_units`` measured (a lone tree: 1.0-2.0)."""
+    """A forest's tree searches few features on a bootstrap sample, each threshold's cost
+    summed over the K classes: 0.26-1.08 us a unit of ``tree_units`` measured (10 trees,
+    exact or ``max_bins=256``; the most at 40 features and 5 classes), under
+    0.22 + 0.13 K + 0.006 d us."""
     member = forest._tree_class(max_features=forest.max_features, max_depth=forest.max_depth)
-    return forest.n_estimators * 1e-6 * tree_units(member, n, d)
+    per_unit = 1e-6 * (0.22 + 0.13 * n_classes + 0.006 * d)
+    return forest.n_estimators * per_unit * tree_units(member, n, d)
 
 
 def bagging_fit(bagging, n, d, n_classes):
+    """A member on a bootstrap sample (about 0.6 of the rows distinct): 0.17-0.41 of the
+    member's estimate on all n rows measured (trees, 5 members), so 0.45 of it."""
     member = member_seconds(bagging, n, d, n_classes)
-    return None if member is None else bagging.n_estimators * BOOTSTRAP_DISTINCT * member
+    return None if member is None else bagging.n_estimators * BAGGED_MEMBER * member
 
 
 def boosting_fit(boosting, n, d, n_classes):
-    """Each round fits a member on all n rows and asks it about them."""
+    """Each round fits a member on all n rows and asks it about them: 0.25-0.55 of
+    member + 2 us a row measured (stumps, 20 rounds), so 0.6 of it."""
     member = member_seconds(boosting, n, d, n_classes)
-    return None if member is None else boosting.n_estimators * (member + 2e-6 * n)
+    return None if member is None else 0.6 * boosting.n_estimators * (member + 2e-6 * n)
 
 
 def committee_answer(committee, q, d, n_train):
