@@ -126,9 +126,9 @@ def forest_fit(forest, n, d, n_classes):
     """A forest's tree searches few features on a bootstrap sample, each threshold's cost
     summed over the K classes: 0.26-1.08 us a unit of ``tree_units`` measured (10 trees,
     exact or ``max_bins=256``; the most at 40 features and 5 classes), under
-    0.22 + 0.13 K + 0.006 d us."""
+    0.19 + 0.11 K + 0.005 d us."""
     member = forest._tree_class(max_features=forest.max_features, max_depth=forest.max_depth)
-    per_unit = 1e-6 * (0.22 + 0.13 * n_classes + 0.006 * d)
+    per_unit = 1e-6 * (0.19 + 0.11 * n_classes + 0.005 * d)
     return forest.n_estimators * per_unit * tree_units(member, n, d)
 
 
