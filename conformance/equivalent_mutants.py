@@ -71,6 +71,9 @@ EQUIVALENT = {
     ("refml/svm/one_vs_one.py", "votes", "constant 0 -> 1", "len(decisions[1])"): _PAIRS,
     ("refml/svm/svc.py", "_ovo_values", "constant 0 -> 1",
      "[[-values[r] for values in decisions] for r in range(len(decisions[1]))]"): _PAIRS,
+    ("refml/tree/text.py", "subtree_depth", "constant 1 -> 2", "2"):
+        "subtree_depth is asked about split nodes only, whose left child is node + 1 "
+        "(preorder): the walk that starts past it would pass it anyway",
     ("refml/svm/svc.py", "beta_norm_squared", "Mult -> Div", "alpha[i] / y[i] * scores[i]"):
         "the labels are coded +1 and -1 there, so alpha_i / y_i equals alpha_i * y_i exactly",
     ("refml/svm/smo.py", "second_index", "Gt -> GtE", "b >= 0.0"):

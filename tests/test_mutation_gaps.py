@@ -9,6 +9,7 @@ import pytest
 
 from refml.core.random import Generator
 from refml.linear import logistic_solvers as solvers
+from tests.helpers import as_list
 
 
 def blobs(n=60, d=3, K=2, seed=3):
@@ -87,6 +88,37 @@ def test_support_set_search_gives_up_beyond_its_count():
     assert separator.max_margin_by_support_sets(rows, signs) is None
     assert separator.max_margin_by_support_sets(rows[:3] + rows[100:102],
                                                 signs[:3] + signs[100:102]) is not None
+
+
+def test_a_double_root_at_zero_is_zero():
+    """A x^2 = 0 (B = C = 0: two weighted normal densities touching at x = 0) has the
+    root 0 (a fault returned 1.0 for it)."""
+    from refml.bayes.gaussian import _quadratic_roots
+
+    assert _quadratic_roots(-0.375, 0.0, 0.0) == [0.0]
+    assert _quadratic_roots(1.0, 0.0, -4.0) == [-2.0, 2.0]
+
+
+@pytest.mark.parametrize("K", [2, 3])
+def test_qda_decision_function_of_one_row(lib, K):
+    """One row asked: one value (K = 2) or one row of K (a fault read the second row)."""
+    X, y = blobs(n=60, d=2, K=K)
+    model = lib.QuadraticDiscriminantAnalysis().fit(X, y)
+    one = as_list(model.decision_function(X[:1]))
+    assert one == as_list(model.decision_function(X[:2]))[:1]
+    assert len(one) == 1 and (K == 2) == isinstance(one[0], float)
+
+
+def test_newton_stops_when_its_direction_does_not_descend():
+    """delta with grad' delta = 0 exactly is no descent direction: Newton stops there, not
+    converged, theta untouched (a fault searched along it: L = theta_0 - theta_1^2 falls
+    along (0, 1) at slope 0)."""
+    def objective(theta):
+        return theta[0] - theta[1] ** 2, [1.0, -2.0 * theta[1]]
+
+    theta, n_iter, converged, curve = solvers.newton(
+        objective, lambda theta, gradient: [0.0, 1.0], [0.0, 0.0], 5, 1e-8)
+    assert (theta, n_iter, converged, curve) == ([0.0, 0.0], 0, False, [0.0])
 
 
 def test_the_risk_under_a_finite_distribution_is_exact(lib):
