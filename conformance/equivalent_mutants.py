@@ -71,6 +71,10 @@ EQUIVALENT = {
     ("refml/svm/one_vs_one.py", "votes", "constant 0 -> 1", "len(decisions[1])"): _PAIRS,
     ("refml/svm/svc.py", "_ovo_values", "constant 0 -> 1",
      "[[-values[r] for values in decisions] for r in range(len(decisions[1]))]"): _PAIRS,
+    ("refml/svm/svc.py", "kkt_violations", "Add -> Sub", "abs(g - 1.0 - xi)"):
+        "the value is stored only when |g - 1 + xi| > slackness >= 0, so with xi = 0, where "
+        "g - 1 - xi is g - 1 + xi: for g < 1 and a finite C, xi = fl(1 - g) = -fl(g - 1) "
+        "(rounding is symmetric) and g - 1 + xi is exactly 0",
     ("refml/tree/text.py", "subtree_depth", "constant 1 -> 2", "2"):
         "subtree_depth is asked about split nodes only, whose left child is node + 1 "
         "(preorder): the walk that starts past it would pass it anyway",
