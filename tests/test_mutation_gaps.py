@@ -121,6 +121,19 @@ def test_newton_stops_when_its_direction_does_not_descend():
     assert (theta, n_iter, converged, curve) == ([0.0, 0.0], 0, False, [0.0])
 
 
+def test_gaussian_nb_smoothing_scales_with_a_variance_below_one(lib):
+    """epsilon = var_smoothing times the largest feature variance, as scikit-learn's, also
+    when that variance is below 1 (a fault took var_smoothing alone there)."""
+    import statistics
+
+    X, y = blobs(n=40, d=2)
+    X = [[0.1 * v for v in row] for row in X]
+    largest = max(statistics.pvariance([row[j] for row in X]) for j in range(2))
+    assert largest < 1.0
+    model = lib.GaussianNB(var_smoothing=1e-3).fit(X, y)
+    assert math.isclose(float(model.epsilon_), 1e-3 * largest, rel_tol=1e-9)
+
+
 def test_the_risk_under_a_finite_distribution_is_exact(lib):
     distribution = lib.FiniteDistribution(points=[[0.0], [1.0]],
                                           probabilities=[[0.3, 0.1], [0.2, 0.4]])
