@@ -148,7 +148,7 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
             coded = self._bins_matrix(X), code_values(n_features)   # a histogram tree
         sorting = sorts_at_nodes(n_features, settings["n_candidates"], n_rows)
         ranks = self._ranks(X, sorting) if coded is None else None
-        if whole_gini and ranks is not None and coded is None:
+        if whole_gini and ranks is not None:  # (ranks are read only when no codes were given)
             coded = self._few_values(X, ranks)   # exact, each feature of <= 256 values
         if coded is not None:
             return self._run_grower(grow_binned.grow_binned_tree, (*coded, kept_rows), n_rows,
