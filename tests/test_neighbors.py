@@ -341,16 +341,16 @@ def test_auto_picks_the_kd_tree_in_few_dimensions_only():
 
 
 @pytest.mark.fast
-def test_auto_picks_the_kd_tree_from_7_to_10_features_when_the_rows_are_many():
-    """From 7 to 10 features the tree's queries grow slower with n than the brute force's:
-    "auto" takes the tree from TREE_FROM_ROWS[d] (1 + k / 10) rows on, never beyond 10
+def test_auto_picks_the_kd_tree_from_7_to_11_features_when_the_rows_are_many():
+    """From 7 to 11 features the tree's queries grow slower with n than the brute force's:
+    "auto" takes the tree from TREE_FROM_ROWS[d] (1 + k / 10) rows on, never beyond 11
     features, never for the Mahalanobis metric or when the user chose."""
     import numpy as np
 
     import refml_fast
     from refml_fast.neighbors.kdtree import TREE_FROM_ROWS, search_method
 
-    assert sorted(TREE_FROM_ROWS) == [7, 8, 9, 10]
+    assert sorted(TREE_FROM_ROWS) == [7, 8, 9, 10, 11]
     for d, least in TREE_FROM_ROWS.items():
         for k in (1, 5, 50):
             rows = int(np.ceil(least * (1 + k / 10)))
@@ -358,7 +358,7 @@ def test_auto_picks_the_kd_tree_from_7_to_10_features_when_the_rows_are_many():
             assert search_method("auto", "euclidean", rows - 1, d, k) == "brute"
             assert search_method("auto", "mahalanobis", rows, d, k) == "brute"
             assert search_method("brute", "euclidean", rows, d, k) == "brute"
-    assert search_method("auto", "euclidean", 10 ** 9, 11, 1) == "brute"
+    assert search_method("auto", "euclidean", 10 ** 9, 12, 1) == "brute"
     assert search_method("auto", "euclidean", 1, 6, 1) == "kd_tree"
     rng = np.random.default_rng(1)
     X = rng.normal(size=(int(np.ceil(TREE_FROM_ROWS[7] * 1.1)), 7))      # k = 1
@@ -432,7 +432,8 @@ def test_a_tree_grown_on_threads_is_a_valid_tree_with_the_same_answers(monkeypat
     X[:300] = X[0]                                          # one heavy duplicate
     y = rng.integers(0, 3, size=5000)
     nodes, lower, upper, order, rows_in_order = _kdtree.build(X)
-    assert rows_in_order.tolist() == X[order].T.tolist()
+    assert rows_in_order[:, :5000].tolist() == X[order].T.tolist()
+    assert not rows_in_order[:, 5000:].any() and rows_in_order.shape[1] == 5000 + _kdtree.LEAF
     seen, stack = np.zeros(5000, dtype=int), [0]
     while stack:
         node = stack.pop()

@@ -33,13 +33,14 @@ import numba
 import numpy as np
 
 from refml_fast.runtime.heap import insert_sorted, offer, sort_heap
+from refml_fast.runtime.lanes import LANES, at_most_bits, load, splat, store
 from refml_fast.runtime.options import kernel
 from refml_fast.runtime.threads import run_parallel
 
-LEAF = 32
+LEAF = 32                # four sets of lanes (``leaf_sums``)
 AUTO_DIMENSIONS = 6   # algorithm="auto" builds the tree up to this many features, and
-TREE_FROM_ROWS = {7: 30_000, 8: 65_000, 9: 200_000, 10: 450_000}  # from 7 to 10 from these
-                      # many rows on (times 1 + k / 10): ``search_method``
+TREE_FROM_ROWS = {7: 12_000, 8: 25_000, 9: 40_000, 10: 80_000, 11: 150_000}  # from 7 to
+                      # 11 from these many rows on (times 1 + k / 10): ``search_method``
 ROUNDOFF = 2.0 ** -53
 PARALLEL_QUERIES = 1024  # queries from which they are shared among cores (a few ms of work)
 QUERY_RUN = 64           # queries a thread takes at a time
@@ -60,16 +61,18 @@ def search_method(algorithm, metric, n_rows, n_features, k):
     """"kd_tree" or "brute": the search ``KNeighborsClassifier`` uses.
 
     For "auto", with the Euclidean metric, the tree up to AUTO_DIMENSIONS features; from 7
-    to 10 features when the rows are many (TREE_FROM_ROWS, times 1 + k / 10); else the
-    brute force.  A brute-force query costs about n / 6,000 us on two cores whatever d (up
-    to 16), a tree's query grows with d and only as a small power of n, and more with k:
-    on Gaussian blobs with 5,000 queries, the tree's query took at 7 features 7.4 us
-    against the brute force's 4.0 at n = 20,000 (k = 5), 18.0 against 49.7 at n = 300,000;
-    at 8 features 30.3 against 51.3 at n = 300,000; at 10 features 85.9 against 55.2 (k = 5),
-    58.1 against 51.1 (k = 1, wider classes); with k = 50 at 7 features 33.6 against 26.3 at
-    n = 100,000 and 49.0 against 59.3 at n = 300,000.  With the brute force at 7 features,
-    300,000 rows and 150,000 queries (k = 1) had taken 7.3 s, scikit-learn's tree 6.0 and
-    this tree 1.6."""
+    to 11 features when the rows are many (TREE_FROM_ROWS, times 1 + k / 10); else the
+    brute force.  A brute-force query costs about n / 5,000 us on two cores whatever d (up
+    to 16); a tree's grows with d, only as a small power of n, and more with k.  Fit and
+    predict of 5,000 queries on two cores, Gaussian blobs (spread 1 and 2), the tree's time
+    over the brute force's: at 7 features 1.0-1.3 at n = 5,000, 0.63-1.05 at 20,000 (k = 1
+    to 20), 0.36-0.75 at 50,000; at 8 features 0.86-1.50 at 20,000, 0.51-1.04 at 50,000,
+    0.31-0.61 at 200,000; at 9, 0.71-0.77 (k = 1) and 1.01-1.45 (k = 5, 20) at 50,000,
+    0.41-0.90 at 200,000; at 10, 0.91-1.06 (k = 1) at 50,000, 0.53-0.94 (k = 1, 5) and
+    1.07-1.47 (k = 20) at 200,000; at 11 features and 200,000 rows 0.70-0.85 for k = 1,
+    1.04-1.84 for k = 5 and 20; at 12, 0.94-2.31.  At 6 features and 1,000 or 5,000 rows
+    the tree takes 0.81-1.06 of the brute force's time, 1.19-1.28 only at k = 20 and
+    n = 1,000 (11 ms against 9)."""
     if algorithm != "auto":
         return algorithm
     if metric != "euclidean":
@@ -82,8 +85,8 @@ def search_method(algorithm, metric, n_rows, n_features, k):
 
 def build(X):
     """(nodes, lower, upper, order, columns) of the tree over the rows of X: ``columns`` is
-    X's rows in the order of ``order``, one feature a row (d x n), so that a node's values
-    of a feature lie side by side.  The splits move the values along with the row ids
+    X's rows in the order of ``order``, one feature a row (d x (n + LEAF)), so that a
+    node's values of a feature lie side by side.  The splits move the values along with the row ids
     (``select``) and read them contiguously, and the queries read them instead of X
     (``leaf_sums``).  A second copy of X, cheaper than the gathers through ``order`` that it
     replaced: builds of 1,000,000 x 3 375 -> 218 ms on one core (228 -> 135 on two), and
@@ -97,8 +100,10 @@ def build(X):
     nodes are numbered differently, and a query's answer never depends on the numbering."""
     n, d = X.shape
     order = np.arange(n, dtype=np.int64)
-    columns = X.T.copy()     # a copy even at d = 1, where X.T would be contiguous: the
-                             # splits reorder it
+    # A copy (the splits reorder it), LEAF zeros wider than X: a leaf's sums read LEAF
+    # values of a feature from its first row on, past the last row of the last leaf.
+    columns = np.zeros((d, n + LEAF))
+    columns[:, :n] = X.T
     threads = numba.get_num_threads()
     if n < PARALLEL_BUILD or threads < 2:
         nodes, lower, upper = node_arrays(n, d)
@@ -266,7 +271,7 @@ def query(Xq, nodes, lower, upper, order, columns, out_squared, out_indices):
     queries on Numba's threads (one parallel launch at a time, ``threads.run_parallel``),
     in the order of the leaves they fall in (``leaf_of``) when the tree holds ORDERED_FROM
     values or more."""
-    ordered = columns.shape[0] * columns.shape[1] >= ORDERED_FROM
+    ordered = columns.shape[0] * order.shape[0] >= ORDERED_FROM
     run_parallel(query_parallel, query_serial, Xq.shape[0] / PARALLEL_QUERIES, Xq, nodes,
                  lower, upper, order, columns, out_squared, out_indices, ordered)
 
@@ -329,7 +334,7 @@ def query_run(Xq, queue, nodes, lower, upper, order, columns, out_squared, out_i
     tiny = d * 2.0 ** -1060
     stack = np.empty(256, dtype=np.int64)
     bounds = np.empty(256)
-    sums = np.empty(LEAF)
+    sums = np.empty((1, LEAF))
     in_order = out_squared.shape[1] <= SORTED_UP_TO
     for position in range(first, stop):
         q = queue[position]
@@ -343,7 +348,7 @@ def query_one(x, nodes, lower, upper, order, columns, shrink, tiny, keys, ids, s
     """The k = len(keys) nearest rows to x, sorted by (Q, index), into keys and ids; the
     nearer child first, a box skipped when it cannot reach the k-th best (the module's
     note).  ``stack`` and ``bounds`` (256 each): the pending nodes and their boxes'
-    squared distances; ``sums`` (LEAF): a leaf's Q, LEAF rows at a time.  The k best are
+    squared distances; ``sums`` (1 x LEAF): a leaf's Q, LEAF rows at a time.  The k best are
     a sorted list when ``in_order`` (``heap.insert_sorted``: their worst at k - 1), else a
     heap (``heap.offer``: at 0)."""
     k = keys.shape[0]
@@ -358,13 +363,16 @@ def query_one(x, nodes, lower, upper, order, columns, shrink, tiny, keys, ids, s
         if nodes[node, LEFT] < 0:
             for first in range(nodes[node, START], nodes[node, END], LEAF):
                 m = min(LEAF, nodes[node, END] - first)
-                leaf_sums(x, columns, first, m, sums)
+                below = leaf_sums(x, columns, first, sums, keys[worst])
+                if count == k and below & ((1 << m) - 1) == 0:
+                    continue                  # none of these rows reaches the k best
                 for p in range(m):
-                    if count < k or sums[p] <= keys[worst]:
+                    if count < k or sums[0, p] <= keys[worst]:
                         if in_order:
-                            count = insert_sorted(keys, ids, count, sums[p], order[first + p])
+                            count = insert_sorted(keys, ids, count, sums[0, p],
+                                                  order[first + p])
                         else:
-                            count = offer(keys, ids, count, sums[p], order[first + p])
+                            count = offer(keys, ids, count, sums[0, p], order[first + p])
             continue
         left, right = nodes[node, LEFT], nodes[node, RIGHT]
         b_left = box_distance(x, lower[left], upper[left])
@@ -380,14 +388,26 @@ def query_one(x, nodes, lower, upper, order, columns, shrink, tiny, keys, ids, s
 
 
 @kernel(refcounts=False)
-def leaf_sums(x, columns, first, m, sums):
-    """sums[p] = Q(x, the row at first + p of ``order``) for p < m: refml's sum over the
-    features left to right from 0.0, each row's own; feature j of all m rows at a time,
-    contiguous in ``columns``, which lets the loop over the rows vectorise."""
-    for p in range(m):
-        sums[p] = 0.0
+def leaf_sums(x, columns, first, sums, limit):
+    """sums[0, p] = Q(x, the row at first + p of ``order``) for p < LEAF: refml's sum over
+    the features left to right from 0.0, each row's own, in a lane of its own (``lanes``:
+    each lane the IEEE difference, product and sum, as refml's).  The LEAF sums stay in
+    four sets of lanes while the features run, feature j of the LEAF rows read at once
+    from ``columns`` (rows past the leaf's last are summed too, and not read by the
+    caller).  The loop over the rows, vectorised by Numba, had loaded and stored the sums
+    at every feature: the sums of 10,000 queries at 94 leaves each (50,000 x 8) took
+    160 -> 39 ms on one core.  Returns bit p set where sums[0, p] <= limit (never for
+    NaN), so that a leaf none of whose rows can enter the k best is left at once."""
+    s0 = s1 = s2 = s3 = splat(0.0)
     for j in range(x.shape[0]):
-        xj = x[j]
-        for p in range(m):
-            diff = xj - columns[j, first + p]
-            sums[p] += diff * diff
+        xj = splat(x[j])
+        d0 = xj - load(columns, j, first)
+        d1 = xj - load(columns, j, first + LANES)
+        d2 = xj - load(columns, j, first + 2 * LANES)
+        d3 = xj - load(columns, j, first + 3 * LANES)
+        s0, s1, s2, s3 = s0 + d0 * d0, s1 + d1 * d1, s2 + d2 * d2, s3 + d3 * d3
+    store(sums, 0, 0, s0), store(sums, 0, LANES, s1)
+    store(sums, 0, 2 * LANES, s2), store(sums, 0, 3 * LANES, s3)
+    bound = splat(limit)
+    return (at_most_bits(s0, bound) | at_most_bits(s1, bound) << LANES
+            | at_most_bits(s2, bound) << 2 * LANES | at_most_bits(s3, bound) << 3 * LANES)
