@@ -1059,3 +1059,27 @@ def test_the_intercept_averages_over_every_free_multiplier_the_last_row_too():
 
     assert intercept([0.5, 0.5], [1, -1], [0.2, -0.6], 1.0) == pytest.approx(0.2, abs=1e-15)
     assert intercept([0.5, 0.5], [-1, 1], [-0.6, 0.2], 1.0) == pytest.approx(0.2, abs=1e-15)
+
+
+def test_smo_converged_holds_on_every_point_after_shrinking():
+    """SMO says "converged" only when m - M <= tol over all points, the shrunk ones
+    included: at a tie m - M = tol on the active set it rebuilds the gradient and checks
+    all (a fault, ``<`` for ``<=``, stopped on the active set alone).  The instance, found
+    by a search over small integer problems, reaches m - M = 0 on its active set after a
+    shrinking, with tol = 0."""
+    from refml.svm import smo
+
+    X = [[-1, 0], [3, 1], [-2, 0], [1, 3], [-3, -2], [2, 3]]
+    y = [1.0, -1.0, -1.0, 1.0, 1.0, -1.0]
+    K = [[float(a[0] * b[0] + a[1] * b[1]) for b in X] for a in X]
+    n, C = len(y), 4.0
+
+    def row(i):
+        return list(K[i])
+
+    alpha, n_iter, status, _ = smo.smo(row, [K[i][i] for i in range(n)], y, C, 0.0, 1000)
+    assert status == smo.CONVERGED and n_iter > smo.shrink_period(n)
+    gradient = [sum(y[t] * y[s] * K[t][s] * alpha[s] for s in range(n)) - 1.0
+                for t in range(n)]
+    _, m, M = smo.maximal_violation(list(range(n)), alpha, gradient, y, C)
+    assert m - M <= 1e-12
