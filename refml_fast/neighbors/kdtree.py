@@ -86,9 +86,9 @@ def search_method(algorithm, metric, n_rows, n_features, k):
 def build(X):
     """(nodes, lower, upper, order, columns) of the tree over the rows of X: ``columns`` is
     X's rows in the order of ``order``, one feature a row (d x (n + LEAF)), so that a
-    node's values of a feature lie side by side.  The splits move the values along with the row ids
-    (``select``) and read them contiguously, and the queries read them instead of X
-    (``leaf_sums``).  A second copy of X, cheaper than the gathers through ``order`` that it
+    node's values of a feature lie side by side.  The splits move the values along with
+    the row ids (``select``) and read them contiguously, and the queries read them instead
+    of X (``leaf_sums``).  A second copy of X, cheaper than the gathers through ``order`` that it
     replaced: builds of 1,000,000 x 3 375 -> 218 ms on one core (228 -> 135 on two), and
     queries on one core of 17,211 x 4 with k = 50 31.2 -> 27.7 ms (3,442 queries), of
     100,000 x 2 with k = 5 17.5 -> 12.7 ms (20,000), both with the sorted lists.
@@ -348,9 +348,9 @@ def query_one(x, nodes, lower, upper, order, columns, shrink, tiny, keys, ids, s
     """The k = len(keys) nearest rows to x, sorted by (Q, index), into keys and ids; the
     nearer child first, a box skipped when it cannot reach the k-th best (the module's
     note).  ``stack`` and ``bounds`` (256 each): the pending nodes and their boxes'
-    squared distances; ``sums`` (1 x LEAF): a leaf's Q, LEAF rows at a time.  The k best are
-    a sorted list when ``in_order`` (``heap.insert_sorted``: their worst at k - 1), else a
-    heap (``heap.offer``: at 0)."""
+    squared distances; ``sums`` (1 x LEAF): a leaf's Q, LEAF rows at a time.  The k best
+    are a sorted list when ``in_order`` (``heap.insert_sorted``: their worst at k - 1),
+    else a heap (``heap.offer``: at 0)."""
     k = keys.shape[0]
     worst = k - 1 if in_order else 0
     stack[0], bounds[0] = 0, box_distance(x, lower[0], upper[0])
