@@ -122,6 +122,14 @@ EQUIVALENT = {
      "C - alpha[i] if y[i] >= 0 else alpha[i]"): _NONZERO_LABELS,
     ("refml/svm/smo.py", "in_up", "Gt -> GtE", "alpha_t < C if y_t >= 0 else alpha_t > 0.0"):
         _NONZERO_LABELS,
+    ("refml/svm/smo.py", "in_low", "Gt -> GtE", "alpha_t > 0.0 if y_t >= 0 else alpha_t < C"):
+        _NONZERO_LABELS,
+    ("refml/svm/smo.py", "exact_hard_margin", "Gt -> GtE",
+     "new_alpha if any((value >= 0.0 for value in new_alpha)) else None"):
+        "no value of new_alpha is negative (refused just above), so the two differ only when "
+        "every value is 0; then f is the intercept alone on training rows of both classes, "
+        "the caller's margin test fails (the lowest y_i f(x_i) is at most 0) and it stores "
+        "SMO's alpha again, as after None",
     ("refml/perceptron/theorem.py", "multiclass_mistake_bound", "constant 0 -> 1",
      "len(theta) != len(classes) or len(theta[1]) != len(rows[0])"):
         "theta has len(classes) >= 2 rows there (two classes are checked first), all of one "

@@ -88,6 +88,15 @@ def test_max_features_resolves_to_a_count(lib):
         assert model.max_features_ == expected
 
 
+def test_sqrt_and_log2_count_differently_where_they_differ(lib):
+    """At 10 features "sqrt" and "log2" both give 3; at 50, floor(sqrt 50) = 7 and
+    floor(log2 50) = 5 (a fault that swapped them went unseen at 10)."""
+    X, y = random_data(Generator(3), 20, 50, 2, grid=False)
+    for max_features, expected in [("sqrt", 7), ("log2", 5)]:
+        model = lib.DecisionTreeClassifier(max_features=max_features, random_state=0).fit(X, y)
+        assert model.max_features_ == expected
+
+
 def test_all_features_drawn_is_the_same_tree_as_no_draw(lib):
     X, y = random_data(Generator(8), 30, 3, 3)
     plain = tree_lists(lib.DecisionTreeClassifier().fit(X, y))
