@@ -122,6 +122,14 @@ EQUIVALENT = {
      "C - alpha[i] if y[i] >= 0 else alpha[i]"): _NONZERO_LABELS,
     ("refml/svm/smo.py", "in_up", "Gt -> GtE", "alpha_t < C if y_t >= 0 else alpha_t > 0.0"):
         _NONZERO_LABELS,
+    ("refml/svm/smo_newton.py", "newton_direction", "Mult -> Div",
+     "[[Q[a][b] - y0 * signs[b] * Q[a][0] - y0 * signs[a] * Q[0][b] + signs[a] / signs[b] * "
+     "Q[0][0] + (ridge if a == b else 0.0) for b in range(1, size)] for a in range(1, size)]"):
+        "the signs are the labels y_F, coded +1 and -1, so signs[a] / signs[b] equals "
+        "signs[a] * signs[b] exactly",
+    ("refml/linear/separability.py", "initial_tableau", "constant 0 -> 1",
+     "[Fraction(1)] * (n + m + 1)"):
+        "every entry of cost is assigned by the loop that follows, before it is read",
     ("refml/svm/smo.py", "in_low", "Gt -> GtE", "alpha_t > 0.0 if y_t >= 0 else alpha_t < C"):
         _NONZERO_LABELS,
     ("refml/svm/smo.py", "exact_hard_margin", "Gt -> GtE",

@@ -1083,3 +1083,12 @@ def test_smo_converged_holds_on_every_point_after_shrinking():
                 for t in range(n)]
     _, m, M = smo.maximal_violation(list(range(n)), alpha, gradient, y, C)
     assert m - M <= 1e-12
+
+
+def test_boosting_keeps_unit_weights_exactly():
+    """mean_one keeps unit weights as they are: normalised, (1 / n) n is not always 1.0
+    (n = 49 gives 0.9999999999999999; a fault normalised them)."""
+    from refml.ensemble import boosting
+
+    assert (1.0 / 49) * 49 != 1.0
+    assert boosting.mean_one([1.0] * 49) == [1.0] * 49
