@@ -1092,3 +1092,12 @@ def test_boosting_keeps_unit_weights_exactly():
 
     assert (1.0 / 49) * 49 != 1.0
     assert boosting.mean_one([1.0] * 49) == [1.0] * 49
+
+
+@pytest.mark.parametrize("bandwidth", [1e-170, [1.0, 1e-170], [1e160, 1.0]])
+def test_a_bandwidth_whose_square_underflows_or_overflows_is_refused(lib, bandwidth):
+    """h^2 must be a positive finite float: h = 1e-170 squares to 0 (a fault tested h / h
+    there and let it through), h = 1e160 to inf."""
+    X = [[0.0, 0.0], [1.0, 2.0], [2.0, 1.0]]
+    with pytest.raises(ValueError, match="outside what float64 can square"):
+        lib.KernelDensity(bandwidth=bandwidth).fit(X)
