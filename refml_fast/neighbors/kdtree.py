@@ -37,7 +37,7 @@ from refml_fast.runtime.lanes import LANES, at_most_bits, load, splat, store
 from refml_fast.runtime.options import kernel
 from refml_fast.runtime.threads import run_parallel
 
-LEAF = 32                # four sets of lanes (``leaf_sums``)
+LEAF = 4 * LANES         # rows a leaf holds: four sets of lanes (``leaf_sums``)
 AUTO_DIMENSIONS = 6   # algorithm="auto" builds the tree up to this many features, and
 TREE_FROM_ROWS = {7: 12_000, 8: 25_000, 9: 40_000, 10: 80_000, 11: 150_000}  # from 7 to
                       # 11 from these many rows on (times 1 + k / 10): ``search_method``
