@@ -152,4 +152,8 @@ EQUIVALENT = {
         "a member is kept only with err < 1 - 1/K, whose alpha = log((1 - err) / err) + "
         "log(K - 1) is positive (but for rounding at that very boundary), so the total is "
         "not positive only without members, when every score is 0: 0 / 1 = 0 / 2",
+    ("refml/bayes/distributions.py", "threshold_risk", "LtE -> Lt", "tau < 0.0"):
+        "the two forms agree at tau = 0 (and -0.0), the one point they split differently: "
+        "(0 + 1) e^0 + e^-7 (0 - 32.5) is 1.0 + (-(32.5 e^-7)), and 1.0 + (-x) is 1.0 - x "
+        "exactly, the first form's 1.0 - 32.5 e^-7",
 }

@@ -1101,3 +1101,64 @@ def test_a_bandwidth_whose_square_underflows_or_overflows_is_refused(lib, bandwi
     X = [[0.0, 0.0], [1.0, 2.0], [2.0, 1.0]]
     with pytest.raises(ValueError, match="outside what float64 can square"):
         lib.KernelDensity(bandwidth=bandwidth).fit(X)
+
+
+def test_a_pivot_exactly_at_the_singular_tolerance_names_its_feature(lib):
+    """A pivot with L_jj^2 equal to SINGULAR_TOLERANCE * Sigma_jj fails (``<=``, as the
+    factorisation's own test refuses it): the message names feature 1, not the feature
+    after it (a fault, ``<``, let the tie pass and named feature 2).  The entries, found
+    by a search, make 1e-10 * b = 87.890625 = 9.375^2 and b - a^2 = 87.890625 exactly."""
+    import numpy as np
+
+    from refml.discriminant import statistics
+
+    a, b = 937499.999953125, 878906250000.0
+    assert statistics.SINGULAR_TOLERANCE * b == b - a * a == 9.375 ** 2
+    Sigma = [[1.0, a, 0.0], [a, b, 0.0], [0.0, 0.0, 1.0]]
+    message = r"singular to working precision: feature 1 \(0-based\)"
+    with pytest.raises(ValueError, match=message):
+        if lib.__name__ == "refml":
+            statistics.factor_covariance(Sigma, "the pooled covariance", 0.0)
+        else:
+            lib.LinearDiscriminantAnalysis._factor(np.array(Sigma), "the pooled covariance",
+                                                    0.0)
+
+
+def test_a_newton_step_that_moves_a_multiplier_by_exactly_one_updates_the_gradient():
+    """After the Newton step G and G_bar are those of the new alpha: here both free
+    multipliers go from 2 to C = 3, y_s times the change +1.0 and -1.0 (a fault skipped
+    changes of 1.0 instead of 0.0: G [-2, 1] and G_bar [-1.5, 3] followed one change only)."""
+    from refml.svm import smo
+
+    X, y, C = [[0.5], [1.0]], [1.0, -1.0], 3.0
+    K = [[a[0] * b[0] for b in X] for a in X]
+    alpha, at_bound = [2.0, 2.0], [0.0, 0.0]
+    gradient = [sum(y[t] * y[s] * K[t][s] * alpha[s] for s in range(2)) - 1.0
+                for t in range(2)]
+    smo.newton_step([0, 1], lambda i: list(K[i]), alpha, gradient, at_bound, y, C, 10 ** 6)
+    assert alpha == [3.0, 3.0]
+    assert gradient == [-1.75, 0.5] and at_bound == [-0.75, 1.5]
+
+
+def test_a_separator_from_an_smo_stopped_at_alpha_zero_is_still_the_exact_one(lib):
+    """With tol = 10 SMO stops at alpha = 0 (m - M = 2), so its theta is 0, which puts every
+    row on the hyperplane: that is no separator (strictly positive margins, a fault took
+    >= 0) and the support-set search gives the exact max-margin theta."""
+    X = [[2.0, 1.0], [1.0, 3.0], [-1.0, -2.0], [-3.0, 0.5]]
+    y = [1, 1, -1, -1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exact = as_list(lib.max_margin_separator(X, y))
+        stopped = as_list(lib.max_margin_separator(X, y, tol=10.0))
+    assert exact == stopped == [5.0 / 13.0, 4.0 / 13.0]
+
+
+def test_a_hard_margin_kkt_point_allows_margins_within_the_slack_inclusive():
+    """is_hard_margin_kkt: every margin >= 1 - 1e-9 and, where alpha > 0, <= 1 + 1e-9, both
+    bounds included (a fault excluded the upper one)."""
+    from refml.svm.smo import HARD_MARGIN_SLACK, is_hard_margin_kkt
+
+    upper, lower = 1.0 + HARD_MARGIN_SLACK, 1.0 - HARD_MARGIN_SLACK
+    assert is_hard_margin_kkt([1.0, 1.0], [1, -1], [upper, -lower], 0.0)
+    assert not is_hard_margin_kkt([1.0, 1.0], [1, -1], [math.nextafter(upper, 2.0), -1.0], 0.0)
+    assert not is_hard_margin_kkt([1.0, 1.0], [1, -1], [1.0, -math.nextafter(lower, 0.0)], 0.0)
