@@ -156,4 +156,6 @@ EQUIVALENT = {
         "the two forms agree at tau = 0 (and -0.0), the one point they split differently: "
         "(0 + 1) e^0 + e^-7 (0 - 32.5) is 1.0 + (-(32.5 e^-7)), and 1.0 + (-x) is 1.0 - x "
         "exactly, the first form's 1.0 - 32.5 e^-7",
+    ("refml/svm/svc.py", "dual_objective", "Mult -> Div",
+     "alpha[i] * alpha[j] / y[i] * y[j] * K[i][j]"): _LABELS,
 }

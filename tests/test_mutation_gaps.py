@@ -1162,3 +1162,27 @@ def test_a_hard_margin_kkt_point_allows_margins_within_the_slack_inclusive():
     assert is_hard_margin_kkt([1.0, 1.0], [1, -1], [upper, -lower], 0.0)
     assert not is_hard_margin_kkt([1.0, 1.0], [1, -1], [math.nextafter(upper, 2.0), -1.0], 0.0)
     assert not is_hard_margin_kkt([1.0, 1.0], [1, -1], [1.0, -math.nextafter(lower, 0.0)], 0.0)
+
+
+def test_the_pass_fail_bayes_risk_is_closed_form_with_error_zero(lib):
+    """PassFailExample's R* is exact: return_error gives error 0.0 (a fault said 1.0)."""
+    risk, error = lib.PassFailExample().bayes_risk(return_error=True)
+    assert error == 0.0 and risk == lib.PassFailExample().bayes_risk()
+
+
+def test_quantile_edges_are_strictly_increasing_under_heavy_ties():
+    """Half the values are 0, so the 1/4 and 2/4 quantiles are both 0: one edge for them
+    (a fault, >= for >, kept both: the same edge twice and a bin no value can fall in)."""
+    from refml.tree.histogram import quantile_edges
+
+    values = [0.0] * 50 + [1.0] * 30 + [float(v) for v in range(2, 22)]
+    assert quantile_edges(values, 4) == [0.5, 1.5]
+
+
+def test_a_histogram_tree_on_a_single_row_of_positive_weight(lib):
+    """The bins are cut from the rows of positive weight, here one row (a fault read the
+    number of features from a second row)."""
+    X = [[1.0, 5.0], [2.0, 3.0], [3.0, 1.0]]
+    model = lib.DecisionTreeClassifier(max_bins=4).fit(X, [0, 1, 1],
+                                                       sample_weight=[1.0, 0.0, 0.0])
+    assert as_list(model.predict(X)) == [0, 0, 0] and model.tree_.node_count == 1
