@@ -1186,3 +1186,15 @@ def test_a_histogram_tree_on_a_single_row_of_positive_weight(lib):
     model = lib.DecisionTreeClassifier(max_bins=4).fit(X, [0, 1, 1],
                                                        sample_weight=[1.0, 0.0, 0.0])
     assert as_list(model.predict(X)) == [0, 0, 0] and model.tree_.node_count == 1
+
+
+def test_a_threshold_rounded_onto_the_upper_value_moves_down_to_the_lower(lib):
+    """Between consecutive floats a < b whose midpoint rounds to b (ties to even), the
+    threshold is a, so X <= t still separates them (a fault kept t = b, and both rows went
+    left)."""
+    a = math.nextafter(1.0, 2.0)
+    b = math.nextafter(a, 2.0)
+    assert 0.5 * a + 0.5 * b == b
+    model = lib.DecisionTreeClassifier().fit([[a], [b]], [0, 1])
+    assert as_list(model.tree_.threshold)[0] == a
+    assert as_list(model.predict([[a], [b]])) == [0, 1]

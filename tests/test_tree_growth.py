@@ -54,7 +54,7 @@ def test_the_forest_sorts_at_nodes_and_its_members_are_refmls_trees():
     import refml_fast
     from refml_fast.tree.classifier import sorts_at_nodes
 
-    assert sorts_at_nodes(40, 6, 700) and not sorts_at_nodes(40, 40, 700)
+    assert sorts_at_nodes(40, 6) and not sorts_at_nodes(40, 40)
     X, y = data_sets()[0]
     X, y = X[:160, :12], y[:160]
     fast = refml_fast.RandomForestClassifier(n_estimators=4, random_state=1).fit(X, y)
@@ -70,6 +70,7 @@ def test_the_forest_sorts_at_nodes_and_its_members_are_refmls_trees():
                                      (300, 5000), (300, 70000), (3000, 50),
                                      (3000, 3_000_000), (5000, 2 ** 30)])
 def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
+    """The node's rows as words rank << 32 | row, in (rank, row id) order."""
     import numpy as np
 
     from refml_fast.tree.grow import MAX_BUCKETS, order_by_rank
@@ -78,13 +79,11 @@ def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
     n = 2 * m + 5
     ranks = rng.integers(0, span, size=n).astype(np.int32)
     rows = np.sort(rng.choice(n, size=m, replace=False)).astype(np.int32)
-    out_rows, out_ranks, tmp_rows, tmp_ranks = (np.full(m, -1, dtype=np.int32)
-                                                for _ in range(4))
-    order_by_rank(ranks, rows, out_rows, out_ranks, tmp_rows, tmp_ranks,
-                  np.empty(MAX_BUCKETS + 2, dtype=np.int64))
+    out, tmp = np.full(m, -1, dtype=np.int64), np.full(m, -1, dtype=np.int64)
+    order_by_rank(ranks, rows, out, tmp, np.empty(MAX_BUCKETS + 2, dtype=np.int64))
     expected = rows[np.lexsort((rows, ranks[rows]))]
-    assert out_rows.tolist() == expected.tolist()
-    assert out_ranks.tolist() == ranks[expected].tolist()
+    assert (out & (2 ** 32 - 1)).tolist() == expected.tolist()
+    assert (out >> 32).tolist() == ranks[expected].tolist()
 
 
 def test_the_whole_number_gini_scan_gives_the_general_scans_costs_bit_for_bit():
@@ -93,17 +92,18 @@ def test_the_whole_number_gini_scan_gives_the_general_scans_costs_bit_for_bit():
     from refml_fast.tree.kernels import GINI, scan_feature, scan_whole_gini
 
     rng = np.random.default_rng(11)
-    for trial in range(40):
-        n, k = int(rng.integers(2, 400)), int(rng.integers(2, 12))
-        ranks = np.sort(rng.integers(0, max(2, n // 3), size=n)).astype(np.int32)
-        rows = rng.permutation(n).astype(np.int32)
+    for trial in range(60):      # a third with two classes (their own arithmetic)
+        n, k = int(rng.integers(2, 400)), 2 if trial % 3 == 0 else int(rng.integers(3, 12))
+        ranks = np.sort(rng.integers(0, max(2, n // 3), size=n))
+        rows = rng.permutation(n)
+        words = ranks << 32 | rows
         codes = rng.integers(0, k, size=n)
         unit = trial % 2 == 1      # every weight 1: the scan that does not read them
         weights = np.ones(n) if unit else rng.integers(1, 6, size=n).astype(float)
         results = []
         for scan in ("general", "whole"):
             best_counts = np.zeros((2, k))
-            args = (rows, ranks, codes, weights)
+            args = (words, codes, weights)
             if scan == "general":
                 out = scan_feature(*args, GINI, np.inf, np.empty((4, k)), best_counts, 1)
             else:
@@ -131,3 +131,20 @@ def test_extreme_weights_give_refmls_tree_with_finite_impurities(scale):
     assert fast.tree_.threshold.tolist() == reference.tree_.threshold
     assert fast.tree_.impurity.tolist() == reference.tree_.impurity
     assert np.all(np.isfinite(fast.tree_.impurity)) and fast.tree_.impurity[0] > 0.0
+
+
+def test_a_tree_refuses_more_rows_than_its_words_hold(monkeypatch):
+    """A rank and a row id share one int64 word (int32 each): refml_fast's trees refuse
+    2^31 rows or more with a clear error (the bound lowered here to 10 rows)."""
+    import numpy as np
+
+    import refml_fast
+    from refml_fast.tree import classifier
+
+    monkeypatch.setattr(classifier, "MOST_ROWS", 10)
+    X, y = np.arange(20.0).reshape(10, 2), np.arange(10) % 2
+    with pytest.raises(ValueError, match="fewer than 2\\^31 rows, got 10"):
+        refml_fast.DecisionTreeClassifier().fit(X, y)
+    with pytest.raises(ValueError, match="fewer than 2\\^31 rows"):
+        refml_fast.RandomForestClassifier(n_estimators=2, random_state=0).fit(X, y)
+    assert refml_fast.DecisionTreeClassifier().fit(X[:9], y[:9]).tree_.node_count > 1

@@ -268,14 +268,14 @@ def test_a_node_split_from_bin_counts_is_the_split_from_ordered_rows():
         expected = grow.find_split(
             np.ascontiguousarray(bins.T, dtype=float), True, np.empty((d, 0), np.int32),
             np.empty((d, 0), np.int32), bins.astype(np.int32), rows,
-            np.empty((4, n), np.int32), np.empty(MAX_BUCKETS + 2, np.int64), labels, weights,
+            np.empty((2, n), np.int64), np.empty(MAX_BUCKETS + 2, np.int64), labels, weights,
             0, n, 0, 2 if unit else 1, node_counts, selected, np.empty((4, k)),
             ordered_counts, min_leaf)
         found = grow_binned.find_binned_split(
             bins, np.tile(np.arange(256.0), (d, 1)), rows, labels, weights, unit, 0, n,
             node_counts, selected,
             np.zeros((256, k)), np.zeros(256, np.int64), np.empty((2, k)),
-            np.empty((4, n), np.int32), np.empty(MAX_BUCKETS + 2, np.int64), binned_counts,
+            np.empty((2, n), np.int64), np.empty(MAX_BUCKETS + 2, np.int64), binned_counts,
             min_leaf)
         assert tuple(found) == tuple(expected), case
         if expected[0] >= 0:

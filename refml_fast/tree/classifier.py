@@ -19,11 +19,8 @@ from refml_fast.tree import grow, grow_binned, histogram, kernels
 INT_FIELDS = ("children_left", "children_right", "feature", "n_node_samples")
 
 
-def row_id_dtype(n_rows):
-    """int32 row ids while they fit, int64 beyond."""
-    return np.int32 if n_rows < 2 ** 31 else np.int64
-
-
+MOST_ROWS = 2 ** 31   # rows of a tree: a rank and a row id share a word (kernels.pack_words),
+                      # and both are int32
 RANK_BLOCK = 2 ** 19  # entries of X ranked per call of numpy's sort (8 MiB of keys and words)
 
 
@@ -33,7 +30,7 @@ def sorted_key_blocks(X):
     (``keys``), its high half packed over the row id (``kernels.column_keys``).  numpy
     sorts those plain integers about three times as fast as it argsorts floats; the runs
     that share a high half are put in order by their low halves afterwards
-    (``ranks_from_keys``).  Rows < 2^32."""
+    (``ranks_from_keys``).  Rows < MOST_ROWS."""
     n, d = X.shape
     width = max(1, min(d, RANK_BLOCK // max(1, n)))
     bits = np.ascontiguousarray(X, dtype=np.float64).view(np.uint64)
@@ -48,15 +45,9 @@ def sorted_key_blocks(X):
 
 def all_ranks(X):
     """The (d, n) dense ranks of X's columns: ranks[j, i] = the number of distinct values
-    below X[i, j] (int32 while row ids fit), from ``sorted_key_blocks`` (from numpy's
-    argsort for 2^32 rows or more, whose ids do not fit beside a half)."""
+    below X[i, j] (int32), from ``sorted_key_blocks``."""
     n = X.shape[0]
-    ranks = np.empty((X.shape[1], n), dtype=row_id_dtype(n))
-    if n >= 2 ** 32:
-        for j in range(X.shape[1]):
-            column = np.ascontiguousarray(X[:, j])
-            kernels.rank_column(column, np.argsort(column), ranks[j])
-        return ranks
+    ranks = np.empty((X.shape[1], n), dtype=np.int32)
     group, none = np.empty(n, dtype=np.uint64), np.empty((0, 0), dtype=ranks.dtype)
     for first, packed, keys in sorted_key_blocks(X):
         kernels.ranks_from_keys(packed, keys, np.empty(0, dtype=np.bool_),
@@ -64,12 +55,11 @@ def all_ranks(X):
     return ranks
 
 
-def sorts_at_nodes(n_features, n_candidates, n_rows):
+def sorts_at_nodes(n_features, n_candidates):
     """Whether a tree orders each node's rows per searched feature (``grow``) rather
     than partitioning presorted segments of all d features: when it searches at most 2/5 of
-    the features (measured: sorting was 2x faster at 15% of d, equal at 50%), and row ids
-    fit in 32 bits."""
-    return 5 * n_candidates <= 2 * n_features and n_rows < 2 ** 31
+    the features (measured: sorting was 2x faster at 15% of d, equal at 50%)."""
+    return 5 * n_candidates <= 2 * n_features
 
 
 def whole_weights(weights):
@@ -106,7 +96,7 @@ def presort(X, kept_rows, ranks=None):
     sorted_rows = np.empty((n_features, n_kept), dtype=kept_rows.dtype)
     sorted_ranks = np.empty((n_features, n_kept), dtype=kept_rows.dtype)
     n = X.shape[0]
-    if ranks is None and n < 2 ** 32:
+    if ranks is None:
         kept = np.zeros(n, dtype=np.bool_)
         kept[kept_rows] = True
         group, none = np.empty(n, dtype=np.uint64), np.empty((0, 0), dtype=kept_rows.dtype)
@@ -115,7 +105,6 @@ def presort(X, kept_rows, ranks=None):
             kernels.ranks_from_keys(packed, keys, kept, none, sorted_rows[first:stop],
                                     sorted_ranks[first:stop], group)
         return sorted_rows, sorted_ranks
-    ranks = all_ranks(X) if ranks is None else ranks
     starts = np.empty(n + 1, dtype=np.int64)
     for j in range(n_features):
         kernels.sort_by_rank(ranks[j], kept_rows, starts, sorted_rows[j], sorted_ranks[j])
@@ -138,7 +127,10 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
             self.__dict__.pop("_n_codes", None)
 
     def _grow(self, X, codes, weights, settings, rng):
-        kept_rows = np.flatnonzero(weights > 0.0).astype(row_id_dtype(X.shape[0]))
+        if X.shape[0] >= MOST_ROWS:
+            raise ValueError(f"refml_fast's trees take fewer than 2^31 rows, got {X.shape[0]}: "
+                             "the scans pack a rank and a row id into one 64-bit word")
+        kept_rows = np.flatnonzero(weights > 0.0).astype(np.int32)
         n_rows, n_features = kept_rows.shape[0], X.shape[1]
         whole_gini = int(settings["criterion"] == kernels.GINI and whole_weights(weights))
         if whole_gini and np.all(weights[kept_rows] == 1.0):
@@ -146,7 +138,7 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
         coded = None  # (bins, cut_values): the tree from its bins' counts (grow_binned)
         if whole_gini and self.__dict__.get("_n_codes", np.inf) <= grow_binned.MOST_BINS:
             coded = self._bins_matrix(X), code_values(n_features)   # a histogram tree
-        sorting = sorts_at_nodes(n_features, settings["n_candidates"], n_rows)
+        sorting = sorts_at_nodes(n_features, settings["n_candidates"])
         ranks = self._ranks(X, sorting) if coded is None else None
         if whole_gini and ranks is not None:  # (ranks are read only when no codes were given)
             coded = self._few_values(X, ranks)   # exact, each feature of <= 256 values

@@ -32,7 +32,10 @@ from refml_fast.tree.kernels import (
     LEFT,
     N_ROWS,
     RIGHT,
+    ROW_BITS,
+    ROW_MASK,
     midpoint,
+    pack_words,
     scan_feature,
     scan_whole_gini,
 )
@@ -84,45 +87,44 @@ def select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates
 
 
 @kernel(refcounts=False)
-def scan(rows, ranks, codes, weights, criterion, whole_gini, node_counts, best_cost, scratch,
+def scan(words, codes, weights, criterion, whole_gini, node_counts, best_cost, scratch,
          best_counts, min_leaf):
     """``scan_whole_gini`` when it applies (the same costs, faster; ``whole_gini`` 2: every
     weight is 1), else ``scan_feature``: (best cost, rows on the left or -1)."""
     if whole_gini:
-        return scan_whole_gini(rows, ranks, codes, weights, whole_gini == 2, node_counts,
+        return scan_whole_gini(words, codes, weights, whole_gini == 2, node_counts,
                                best_cost, scratch, best_counts, min_leaf)
-    return scan_feature(rows, ranks, codes, weights, criterion, best_cost, scratch,
+    return scan_feature(words, codes, weights, criterion, best_cost, scratch,
                         best_counts, min_leaf)
 
 
 @kernel(refcounts=False)
-def order_by_rank(ranks_j, node_rows, out_rows, out_ranks, tmp_rows, tmp_ranks, counts):
-    """``out_rows[:m]`` / ``out_ranks[:m]``: the node's rows (ascending row ids) in a stable
-    order by their ranks ``ranks_j``, so by (rank, row id).  A linear sort: one counting
-    pass when the node's ranks span a short range, else radix passes of 8 or 11 bits over
-    rank - lowest (a comparison sort cost ~30 ns a row here, branches mispredicted);
-    insertion for a handful of rows.  ``counts``: scratch of MAX_BUCKETS + 2.
+def order_by_rank(ranks_j, node_rows, out, tmp, counts):
+    """``out[:m]``: the node's rows (ascending row ids) as words rank << 32 | row
+    (``kernels.pack_words``) in a stable order by their ranks ``ranks_j``, so by (rank,
+    row id).  A linear sort: one counting pass when the node's ranks span a short range,
+    else radix passes of 8 or 11 bits over rank - lowest (a comparison sort cost ~30 ns a
+    row here, branches mispredicted); insertion for a handful of rows.  One word per row
+    moves (row ids and ranks as two arrays: 15-25% slower sorts).  ``tmp``: scratch of
+    m words; ``counts``: of MAX_BUCKETS + 2.
     """
     m = node_rows.shape[0]
-    lo = ranks_j[node_rows[0]]
+    lo = np.int64(ranks_j[node_rows[0]])
     hi = lo
     for p in range(m):
         row = node_rows[p]
-        r = ranks_j[row]
-        tmp_rows[p] = row
-        tmp_ranks[p] = r
+        r = np.int64(ranks_j[row])
+        tmp[p] = r << ROW_BITS | row
         lo = min(lo, r)
         hi = max(hi, r)
     if m <= 24:
         for p in range(m):
-            row, r = tmp_rows[p], tmp_ranks[p]
+            word = tmp[p]
             q = p
-            while q > 0 and out_ranks[q - 1] > r:
-                out_rows[q] = out_rows[q - 1]
-                out_ranks[q] = out_ranks[q - 1]
+            while q > 0 and out[q - 1] > word:
+                out[q] = out[q - 1]
                 q -= 1
-            out_rows[q] = row
-            out_ranks[q] = r
+            out[q] = word
         return
     width = 1  # bits of rank - lo
     while (hi - lo) >> width:
@@ -132,30 +134,29 @@ def order_by_rank(ranks_j, node_rows, out_rows, out_ranks, tmp_rows, tmp_ranks, 
     else:
         bits = 8 if m < 2048 else 11
     passes = (width + bits - 1) // bits
-    src_rows, src_ranks, dst_rows, dst_ranks = tmp_rows, tmp_ranks, out_rows, out_ranks
+    src, dst = tmp, out
     for step in range(passes):
-        counting_pass(src_rows, src_ranks, dst_rows, dst_ranks, m, lo, bits * step,
-                      (1 << bits) - 1, counts)
-        src_rows, src_ranks, dst_rows, dst_ranks = dst_rows, dst_ranks, src_rows, src_ranks
-    if passes % 2 == 0:  # the last pass wrote into the scratch arrays
+        counting_pass(src, dst, m, lo << ROW_BITS, ROW_BITS + bits * step, (1 << bits) - 1,
+                      counts)
+        src, dst = dst, src
+    if passes % 2 == 0:  # the last pass wrote into the scratch words
         for p in range(m):
-            out_rows[p] = tmp_rows[p]
-            out_ranks[p] = tmp_ranks[p]
+            out[p] = tmp[p]
 
 
 @kernel(refcounts=False)
-def counting_pass(src_rows, src_ranks, dst_rows, dst_ranks, m, lo, shift, mask, counts):
-    """One stable counting-sort pass of the first m entries by ((rank - lo) >> shift) & mask."""
+def counting_pass(src, dst, m, base, shift, mask, counts):
+    """One stable counting-sort pass of the first m words by ((word - base) >> shift) &
+    mask: a digit of rank - lowest (base: the lowest rank << 32)."""
     counts[:mask + 2] = 0
     for p in range(m):
-        counts[((src_ranks[p] - lo) >> shift & mask) + 1] += 1
+        counts[((src[p] - base) >> shift & mask) + 1] += 1
     for b in range(mask + 1):
         counts[b + 1] += counts[b]
     for p in range(m):
-        r = src_ranks[p]
-        b = (r - lo) >> shift & mask
-        dst_rows[counts[b]] = src_rows[p]
-        dst_ranks[counts[b]] = r
+        word = src[p]
+        b = (word - base) >> shift & mask
+        dst[counts[b]] = word
         counts[b] += 1
 
 
@@ -165,10 +166,10 @@ def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, coun
                best_counts, min_leaf):
     """(feature, rows on the left, threshold, highest rank on the left) of the best split of
     the node [start, end), feature -1 if none; features in increasing j, strict improvement
-    only.  Each searched feature's rows in (rank, row id) order are its presorted segment,
-    or, when the tree sorts at its nodes, ``rows[start:end]`` (ascending row ids) ordered
-    by ``order_by_rank`` into ``buffers`` (4 rows of n_kept).  ``node_counts``: the node's
-    class totals."""
+    only.  Each searched feature's rows in (rank, row id) order, as words (``buffers``, 2
+    rows of n_kept int64), are its presorted segment packed, or, when the tree sorts at its
+    nodes, ``rows[start:end]`` (ascending row ids) ordered by ``order_by_rank``.
+    ``node_counts``: the node's class totals."""
     n_node = end - start
     best_cost = np.inf
     best_feature = LEAF
@@ -176,23 +177,22 @@ def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, coun
     best_threshold = 0.0
     boundary = 0
     below = above = 0
+    words = buffers[0, :n_node]
     for j in range(selected.shape[0]):
         if not selected[j]:
             continue
         if sorting:
-            node_rows, node_ranks = buffers[0, :n_node], buffers[1, :n_node]
-            order_by_rank(ranks[j], rows[start:end], node_rows, node_ranks, buffers[2],
-                          buffers[3], counts)
+            order_by_rank(ranks[j], rows[start:end], words, buffers[1], counts)
         else:
-            node_rows, node_ranks = sorted_rows[j, start:end], sorted_ranks[j, start:end]
-        cost, n_left = scan(node_rows, node_ranks, codes, weights, criterion, whole_gini,
-                            node_counts, best_cost, scratch, best_counts, min_leaf)
+            pack_words(sorted_rows[j, start:end], sorted_ranks[j, start:end], words)
+        cost, n_left = scan(words, codes, weights, criterion, whole_gini, node_counts,
+                            best_cost, scratch, best_counts, min_leaf)
         if n_left >= 0:
             best_cost = cost
             best_feature = j
             best_n_left = n_left
-            below, above = node_rows[n_left - 1], node_rows[n_left]
-            boundary = node_ranks[n_left - 1]
+            below, above = words[n_left - 1] & ROW_MASK, words[n_left] & ROW_MASK
+            boundary = words[n_left - 1] >> ROW_BITS
     if best_feature != LEAF:  # X read once per node, not per improving feature
         best_threshold = midpoint(X[below, best_feature], X[above, best_feature])
     return best_feature, best_n_left, best_threshold, boundary
@@ -342,7 +342,7 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     row_buffer = np.empty(n_rows, dtype=kept_rows.dtype)
     rank_buffer = np.empty(n_rows if not sorting else 0, dtype=kept_rows.dtype)
     rows = kept_rows.copy()  # sorting: every node's rows, in its segment
-    buffers = np.empty((4, n_rows if sorting else 0), dtype=kept_rows.dtype)
+    buffers = np.empty((2, n_rows), dtype=np.int64)  # a feature's words, and scratch
     buckets = np.empty(MAX_BUCKETS + 2, dtype=np.int64)
     node_count = 0
     while n_pending > 0:

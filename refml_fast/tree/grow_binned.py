@@ -50,6 +50,7 @@ from refml_fast.tree.grow import (
 from refml_fast.tree.kernels import (
     FEATURE,
     LEAF,
+    ROW_BITS,
     midpoint,
     scan_whole_gini,
 )
@@ -145,19 +146,17 @@ def find_binned_split(bins, cut_values, rows, codes, weights, unit, start, end, 
         if not selected[j]:
             continue
         if n_node < HIST_FROM:
-            ordered, ordered_codes = buffers[0, :n_node], buffers[1, :n_node]
-            order_by_rank(bins[j], node_rows, ordered, ordered_codes, buffers[2], buffers[3],
-                          buckets)
-            cost, n_left = scan_whole_gini(ordered, ordered_codes, codes, weights, unit,
-                                           node_counts, best_cost, left, best_counts,
-                                           min_leaf)
+            words = buffers[0, :n_node]
+            order_by_rank(bins[j], node_rows, words, buffers[1], buckets)
+            cost, n_left = scan_whole_gini(words, codes, weights, unit, node_counts,
+                                           best_cost, left, best_counts, min_leaf)
             if n_left >= 0:
                 best_cost = cost
                 best_feature = j
                 best_n_left = n_left
-                boundary = ordered_codes[n_left - 1]
+                boundary = words[n_left - 1] >> ROW_BITS
                 best_threshold = midpoint(cut_values[j, boundary],
-                                          cut_values[j, ordered_codes[n_left]])
+                                          cut_values[j, words[n_left] >> ROW_BITS])
             continue
         lo, hi = count_bins(bins[j], node_rows, codes, weights, unit, class_counts,
                             row_counts)
@@ -205,7 +204,7 @@ def grow_binned_tree(bins, cut_values, kept_rows, codes, weights, settings, min_
     order = np.empty(n_features, dtype=np.int64)
     selected = np.empty(n_features, dtype=np.bool_)
     left = np.empty((2, n_classes))  # scan_whole_gini's scratch; row 0 for scan_bins
-    buffers = np.empty((4, n_rows), dtype=kept_rows.dtype)
+    buffers = np.empty((2, n_rows), dtype=np.int64)  # words (grow.order_by_rank)
     buckets = np.empty(MAX_BUCKETS + 2, dtype=np.int64)
     best_counts = np.empty((2, n_classes))
     class_counts = np.zeros((MOST_BINS, n_classes))
