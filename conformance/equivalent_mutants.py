@@ -158,4 +158,8 @@ EQUIVALENT = {
         "exactly, the first form's 1.0 - 32.5 e^-7",
     ("refml/svm/svc.py", "dual_objective", "Mult -> Div",
      "alpha[i] * alpha[j] / y[i] * y[j] * K[i][j]"): _LABELS,
+    ("refml/linear/sgd.py", "_project", "LtE -> Lt", "length < radius"):
+        "at length == radius the scaled vector is theta * (radius / length) = theta * 1.0, "
+        "theta itself value for value (signed zeros included), a new list the caller "
+        "takes as it takes the old one",
 }

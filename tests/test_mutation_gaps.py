@@ -1198,3 +1198,22 @@ def test_a_threshold_rounded_onto_the_upper_value_moves_down_to_the_lower(lib):
     model = lib.DecisionTreeClassifier().fit([[a], [b]], [0, 1])
     assert as_list(model.tree_.threshold)[0] == a
     assert as_list(model.predict([[a], [b]])) == [0, 1]
+
+
+def test_a_multiplier_exactly_free_margin_below_c_counts_as_at_c():
+    """intercept: alpha within FREE_MARGIN max alpha of C counts as at C, the bound
+    included.  Here no multiplier is free; the one of label -1 at C - tiny is in I_up only,
+    so beta_0 is the midpoint of [-1, 1], 0 (a fault put it in I_low too: -1)."""
+    from refml.svm.svc import FREE_MARGIN, intercept
+
+    C = 1.0
+    alpha = [C, C - FREE_MARGIN * C]
+    assert intercept(alpha, [1, -1], [0.0, 0.0], C) == 0.0
+
+
+def test_a_soft_margin_point_beyond_the_margin_violates_complementary_slackness():
+    """g = 1.5 with alpha > 0 and C = 1: no slack (xi = (1 - g)_+ = 0), and complementary
+    slackness is off by |g - 1| = 0.5 (a fault gave xi = 1 - g for g < 2, hiding it)."""
+    from refml.svm.svc import kkt_violations
+
+    assert kkt_violations([0.5], [1], [1.5], 0.0, 1.0) == (0.0, 0.0, 0.5, 0.5)
