@@ -1217,3 +1217,76 @@ def test_a_soft_margin_point_beyond_the_margin_violates_complementary_slackness(
     from refml.svm.svc import kkt_violations
 
     assert kkt_violations([0.5], [1], [1.5], 0.0, 1.0) == (0.0, 0.0, 0.5, 0.5)
+
+
+def test_the_sigmoid_of_a_non_negative_score_is_the_printed_formula(lib):
+    """For z >= 0, sigma(z) = 1 / (1 + e^{-z}) as printed, bit for bit; e^z / (1 + e^z),
+    the form for z < 0, differs from it in the last bit at 16 of z = 0, 1/64, ..., 63/64
+    (a fault switched forms at z >= 1)."""
+    import importlib
+
+    sigmoid = importlib.import_module(f"{lib.__name__}.linear.logistic").sigmoid
+    for k in range(64):
+        z = k / 64
+        assert sigmoid(z) == 1.0 / (1.0 + math.exp(-z)), z
+
+
+def test_the_first_partial_fit_starts_sgd_at_theta_zero(lib):
+    """The stream starts at theta_0 = 0: with a step of 1e-12 the first chunk leaves every
+    coefficient within 1e-11 of 0 (a fault started at 1)."""
+    X = [[1.0, 2.0], [2.0, -1.0], [-1.0, 0.5], [0.3, -2.0]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = lib.LogisticRegression(solver="sgd", learning_rate=1e-12, random_state=0)
+        model.partial_fit(X, [0, 1, 0, 1], classes=[0, 1])
+    values = as_list(model.coef_)[0] + as_list(model.intercept_)
+    assert all(abs(v) < 1e-11 for v in values) and any(v != 0.0 for v in values)
+
+
+def test_a_finite_bayes_risk_without_a_loss_reports_no_error(lib):
+    """FiniteDistribution's R* is exact under the 0-1 loss too: error 0.0 (a fault said
+    1.0)."""
+    distribution = lib.FiniteDistribution([[0.0], [1.0]], [[0.3, 0.2], [0.1, 0.4]])
+    risk, error = distribution.bayes_risk(return_error=True)
+    assert error == 0.0 and risk == pytest.approx(0.3, abs=1e-15)
+
+
+def test_the_monte_carlo_bound_scales_with_a_loss_range_below_one():
+    """Hoeffding's bound takes the loss matrix's range as it is: 0.5 here (a fault raised
+    every range to at least 1)."""
+    from refml import FiniteDistribution
+    from refml.bayes.known import hoeffding_bound, monte_carlo_risk
+
+    distribution = FiniteDistribution([[0.0], [1.0]], [[0.3, 0.2], [0.1, 0.4]])
+    _, bound = monte_carlo_risk(lambda X: [0] * len(X), distribution, 100, 0, 0.95,
+                                loss=[[0.0, 0.5], [0.5, 0.0]])
+    assert bound == hoeffding_bound(100, 0.95, 0.5)
+
+
+def test_histogram_cv_risk_takes_its_range_as_one_pair_in_a_list(lib):
+    """One-dimensional data: range (low, high) or [(low, high)], the same risk; two pairs
+    are one too many (a fault validated the range for two dimensions)."""
+    import importlib
+
+    cv_risk = importlib.import_module(f"{lib.__name__}.density").histogram_cv_risk
+    x = [0.1, 0.25, 0.3, 0.55, 0.6, 0.9]
+    assert cv_risk(x, 4, range=[(0.0, 1.0)]) == cv_risk(x, 4, range=(0.0, 1.0))
+    with pytest.raises(ValueError, match="Invalid parameter range"):
+        cv_risk(x, 4, range=[(0.0, 1.0), (0.0, 2.0)])
+
+
+def test_mahalanobis_calls_a_feature_exactly_at_4_n_u_of_its_mean_constant():
+    """The bound is inclusive: sqrt(Sigma_jj) = 2^-49 = 4 n u |mu_j| at n = 4, mu_j = 1
+    (u = 2^-53) is a constant feature (a fault let the tie through)."""
+    from refml.neighbors.knn import inverse_covariance
+
+    with pytest.raises(ValueError, match="feature 0 is constant"):
+        inverse_covariance([[2.0 ** -98]], [1.0], 4)
+
+
+def test_the_perceptron_criterion_sums_margins_of_any_size(lib):
+    """sigma(theta) = -sum_M y_i x~_i'theta with margins -2 and -0.25: 2.25 (a fault divided
+    y_i by x~_i'theta: 0.5 + 4)."""
+    X, y = [[3.0], [0.75], [2.0]], [0, 1, 1]
+    theta = [-1.0, 1.0]              # x~'theta = x - 1: 2, -0.25, 1
+    assert lib.perceptron_criterion(theta, X, y) == 2.25
