@@ -183,51 +183,20 @@ def scan_feature(words, codes, weights, criterion, best_cost, scratch,  # noqa: 
 
 
 @kernel(refcounts=False)
-def scan_two_classes(words, codes, weights, unit, total_0, total_1, best_cost, min_leaf):
-    """``scan_whole_gini``'s loop for two classes: (best cost, rows on the left or -1).
-    The left class weights c_0, c_1 stay in two variables (c_1 += w y, c_0 += w - w y,
-    exact), and each side's sum of squares is formed at a threshold, the integer the
-    running sums give: no class weight makes a round trip through memory per row (a
-    tree's scans, 20,000 x 50, two classes: 5.6 -> 5.3 ns a row)."""
-    total = total_0 + total_1
-    m = words.shape[0]
-    c0 = c1 = w_left = 0.0
-    n_left = -1
-    for p in range(m - 1):
-        row = words[p] & ROW_MASK
-        w = 1.0 if unit else weights[row]
-        moved = w * codes[row]
-        c1 += moved
-        c0 += w - moved
-        w_left += w
-        if not words[p] >> ROW_BITS < words[p + 1] >> ROW_BITS:
-            continue                     # tied values: no threshold between them
-        if p + 1 < min_leaf or m - p - 1 < min_leaf:
-            continue
-        w_right = total - w_left
-        if w_left <= 0.0 or w_right <= 0.0:
-            continue
-        r0, r1 = total_0 - c0, total_1 - c1
-        cost = ((w_left * w_left - (c0 * c0 + c1 * c1)) / w_left
-                + (w_right * w_right - (r0 * r0 + r1 * r1)) / w_right)
-        if cost < best_cost:
-            best_cost = cost
-            n_left = p + 1
-    return best_cost, n_left
-
-
-@kernel(refcounts=False)
 def scan_whole_gini(words, codes, weights, unit, counts, best_cost, scratch, best_counts,
                     min_leaf):
     """``scan_feature`` for the Gini criterion when every weight is a whole number and the
     total W <= 2^26 (``whole_weights``), in O(1) per row instead of O(K).
 
     Then every class weight, every W and every sum of products below is an integer under
-    2^53 (at most 2 W^2), so each float operation is exact and its order does not matter.  The Gini
-    numerator sum_k c_k (W - c_k) equals W^2 - sum_k c_k^2; the sums of squares are kept
-    up to date as one class weight moves from right to left ((c + w)^2 - c^2 = w (2c + w)),
-    W_left is a running sum, W_right = W - W_left (two classes: ``scan_two_classes``).
-    The numerators are the integers the term-by-term sums give, divided by the same W: the
+    2^53 (at most 2 W^2), so each float operation is exact and its order does not matter.
+    The Gini numerator sum_k c_k (W - c_k) equals W^2 - sum_k c_k^2; the sums of squares are
+    kept up to date as one class weight moves from right to left ((c + w)^2 - c^2 =
+    w (2c + w)), W_left is a running sum, W_right = W - W_left.  With two classes the left
+    weights c_0, c_1 stay in two variables and each side's sum of squares is formed at a
+    threshold (the integer the running sums give): no class weight makes a round trip
+    through memory per row (a tree's scans, 20,000 x 50: 5.6 -> 5.3 ns a row).  The
+    numerators are the integers the term-by-term sums give, divided by the same W: the
     same costs, bit for bit.  ``unit``: every row's weight is 1, and the weights are not
     read.  ``counts``: the node's class totals, exact integers here, so the sums over the
     feature's order they replace (a pass over the node's rows per searched feature) would
@@ -245,32 +214,39 @@ def scan_whole_gini(words, codes, weights, unit, counts, best_cost, scratch, bes
     squares_left = 0.0
     w_left = 0.0
     n_left = -1
-    if n_classes == 2:
-        best_cost, n_left = scan_two_classes(words, codes, weights, unit, totals[0],
-                                             totals[1], best_cost, min_leaf)
-    else:
-        for p in range(m - 1):
-            row = words[p] & ROW_MASK
+    two = n_classes == 2
+    c0 = c1 = 0.0                        # two classes: the left class weights
+    for p in range(m - 1):
+        row = words[p] & ROW_MASK
+        w = 1.0 if unit else weights[row]
+        if two:                          # c_1 += w y, c_0 += w - w y: exact
+            moved = w * codes[row]
+            c1 += moved
+            c0 += w - moved
+        else:
             k = codes[row]
-            w = 1.0 if unit else weights[row]
             c = left[k]
             squares_left += w * (2.0 * c + w)
-            c = totals[k] - c  # the right weight of class k before the move
+            c = totals[k] - c            # the right weight of class k before the move
             squares_right -= w * (2.0 * c - w)
             left[k] += w
-            w_left += w
-            if not words[p] >> ROW_BITS < words[p + 1] >> ROW_BITS:
-                continue                     # tied values: no threshold between them
-            if p + 1 < min_leaf or m - p - 1 < min_leaf:
-                continue
-            w_right = total - w_left
-            if w_left <= 0.0 or w_right <= 0.0:
-                continue
-            cost = ((w_left * w_left - squares_left) / w_left
-                    + (w_right * w_right - squares_right) / w_right)
-            if cost < best_cost:
-                best_cost = cost
-                n_left = p + 1
+        w_left += w
+        if not words[p] >> ROW_BITS < words[p + 1] >> ROW_BITS:
+            continue                     # tied values: no threshold between them
+        if p + 1 < min_leaf or m - p - 1 < min_leaf:
+            continue
+        w_right = total - w_left
+        if w_left <= 0.0 or w_right <= 0.0:
+            continue
+        if two:
+            r0, r1 = totals[0] - c0, totals[1] - c1
+            squares_left = c0 * c0 + c1 * c1
+            squares_right = r0 * r0 + r1 * r1
+        cost = ((w_left * w_left - squares_left) / w_left
+                + (w_right * w_right - squares_right) / w_right)
+        if cost < best_cost:
+            best_cost = cost
+            n_left = p + 1
     if n_left > 0:  # the best split's class weights, summed again up to it
         for k in range(n_classes):
             best_counts[0, k] = 0.0
