@@ -162,4 +162,7 @@ EQUIVALENT = {
         "at length == radius the scaled vector is theta * (radius / length) = theta * 1.0, "
         "theta itself value for value (signed zeros included), a new list the caller "
         "takes as it takes the old one",
+    ("refml/bayes/gaussian.py", "_crossings", "range(n) -> range(n - 1)",
+     "range(len(priors) - 1)"):
+        "the last j has no k > j, so its inner loop adds no root",
 }

@@ -1290,3 +1290,24 @@ def test_the_perceptron_criterion_sums_margins_of_any_size(lib):
     X, y = [[3.0], [0.75], [2.0]], [0, 1, 1]
     theta = [-1.0, 1.0]              # x~'theta = x - 1: 2, -0.25, 1
     assert lib.perceptron_criterion(theta, X, y) == 2.25
+
+
+def test_far_posteriors_of_equal_covariances_with_a_determinant_other_than_one(lib):
+    """Far out (x = 1e160, where q_k overflows) with Sigma_k = Sigma_r = 4: the log-det
+    terms cancel, and the log-odds are -(q_0 - q_1)/2 = -(2 x 1e-160)/(2 * 4) = -0.25 (a
+    fault added log det Sigma_k + log det Sigma_r = 2 log 4 to them)."""
+    model = lib.GaussianClasses(means=[[0.0], [1e-160]], covariances=[[[4.0]], [[4.0]]],
+                                priors=[0.5, 0.5])
+    posterior = as_list(model.posterior([1e160]))
+    assert posterior[0] == pytest.approx(1.0 / (1.0 + math.exp(0.25)), rel=1e-12)
+
+
+def test_a_point_beyond_a_crossing_of_2_to_the_53_is_beyond_it():
+    """_point_inside(a, inf) lies strictly beyond a even where a + 1 rounds to a (a fault
+    took a + 2, which showed that a + 1 itself was not inside from 2^53 on)."""
+    from refml.bayes.gaussian import _point_inside
+
+    for a in (0.5, 2.0 ** 53, 3.0e17):
+        beyond, before = _point_inside(a, math.inf), _point_inside(-math.inf, -a)
+        assert a < beyond < math.inf and -math.inf < before < -a
+    assert _point_inside(0.5, math.inf) == 1.5 and _point_inside(-math.inf, -0.5) == -1.5

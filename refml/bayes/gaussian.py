@@ -270,13 +270,15 @@ def _quadratic_roots(A, B, C):
 
 
 def _point_inside(a, b):
-    """A point of the open interval (a, b), finite."""
+    """A point of the open interval (a, b), finite.  Beside an infinite end, one unit
+    beyond the finite one, or the next float where a unit is lost to rounding (|a| from
+    2^53 on, where a + 1 is a itself)."""
     if a == -math.inf and b == math.inf:
         return 0.0
     if a == -math.inf:
-        return b - 1.0
+        return min(b - 1.0, math.nextafter(b, -math.inf))
     if b == math.inf:
-        return a + 1.0
+        return max(a + 1.0, math.nextafter(a, math.inf))
     return 0.5 * (a + b)
 
 
