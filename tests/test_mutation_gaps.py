@@ -1108,8 +1108,6 @@ def test_a_pivot_exactly_at_the_singular_tolerance_names_its_feature(lib):
     factorisation's own test refuses it): the message names feature 1, not the feature
     after it (a fault, ``<``, let the tie pass and named feature 2).  The entries, found
     by a search, make 1e-10 * b = 87.890625 = 9.375^2 and b - a^2 = 87.890625 exactly."""
-    import numpy as np
-
     from refml.discriminant import statistics
 
     a, b = 937499.999953125, 878906250000.0
@@ -1120,6 +1118,8 @@ def test_a_pivot_exactly_at_the_singular_tolerance_names_its_feature(lib):
         if lib.__name__ == "refml":
             statistics.factor_covariance(Sigma, "the pooled covariance", 0.0)
         else:
+            import numpy as np
+
             lib.LinearDiscriminantAnalysis._factor(np.array(Sigma), "the pooled covariance",
                                                     0.0)
 
