@@ -38,6 +38,7 @@ from refml_fast.tree.kernels import (
     pack_words,
     scan_feature,
     scan_whole_gini,
+    word_of,
 )
 
 MAX_BUCKETS = 2 ** 16  # of one counting pass
@@ -114,7 +115,7 @@ def order_by_rank(ranks_j, node_rows, out, tmp, counts):
     for p in range(m):
         row = node_rows[p]
         r = np.int64(ranks_j[row])
-        tmp[p] = r << ROW_BITS | row
+        tmp[p] = word_of(r, row)
         lo = min(lo, r)
         hi = max(hi, r)
     if m <= 24:

@@ -92,10 +92,16 @@ ROW_MASK = (1 << ROW_BITS) - 1
 
 
 @kernel(refcounts=False)
+def word_of(rank, row):
+    """The word rank << 32 | row of one row."""
+    return np.int64(rank) << ROW_BITS | row
+
+
+@kernel(refcounts=False)
 def pack_words(rows, ranks, words):
     """words[p] = ranks[p] << 32 | rows[p]: a presorted segment as the scans read it."""
     for p in range(rows.shape[0]):
-        words[p] = np.int64(ranks[p]) << ROW_BITS | rows[p]
+        words[p] = word_of(ranks[p], rows[p])
 
 
 @kernel(refcounts=False)
