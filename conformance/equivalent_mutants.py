@@ -120,6 +120,8 @@ EQUIVALENT = {
         "best_ratio is read only once best is set, and the row that sets best sets it too",
     ("refml/svm/smo.py", "pair_step", "Gt -> GtE",
      "C - alpha[i] if y[i] >= 0 else alpha[i]"): _NONZERO_LABELS,
+    ("refml/svm/smo.py", "pair_step", "Gt -> GtE",
+     "alpha[j] if y[j] >= 0 else C - alpha[j]"): _NONZERO_LABELS,
     ("refml/svm/smo.py", "in_up", "Gt -> GtE", "alpha_t < C if y_t >= 0 else alpha_t > 0.0"):
         _NONZERO_LABELS,
     ("refml/svm/smo_newton.py", "newton_direction", "Mult -> Div",

@@ -933,6 +933,16 @@ def test_an_exact_support_set_may_hold_a_margin_point_of_zero_multiplier():
     assert exact_max_margin(rows, signs, [0]) == [1.0, 0.0]
 
 
+def test_the_exact_max_margin_of_a_single_point():
+    """One point z: the largest margin is theta = z / ||z||^2 (z'theta = 1 with the
+    smallest norm), here z = (2, 0) and theta = (1/2, 0), which the exact solve gives (a
+    fault read the width of the data from a second row, which there is not)."""
+    from refml.svm.smo import exact_max_margin
+
+    assert exact_max_margin([[2.0, 0.0]], [1.0], [0]) == [0.5, 0.0]
+    assert exact_max_margin([[2.0, 0.0]], [-1.0], [0]) == [-0.5, 0.0]
+
+
 def test_the_multiclass_mistake_bound_refuses_a_single_class_clearly(lib):
     """One class has no rival, so no margin: a ValueError that says so (it was min()'s
     "arg is an empty sequence")."""

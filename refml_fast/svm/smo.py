@@ -18,7 +18,8 @@ pairs, shrink the same points, stop at the same step and return the same alphas:
   active points and those shrunk away since it began, see ``smo``), so that its passes
   read contiguous values.  The passes that choose i, m, M and j run without a branch per point
   (``smo_scans``), with refml's answers (linear SVC, 20,000 x 10: 1.58 -> 1.15 s with the
-  compacted rows and j's first branch-free pass).
+  compacted rows and j's first branch-free pass); the pair step's update of v finds the
+  extremes of the next choice of i in the same pass (``step_and_extremes``).
 - The Newton step on the free multipliers (refml's ``newton_step``) is ``newton_step``
   here, its direction and length in ``smo_newton``.
 """
@@ -26,14 +27,19 @@ pairs, shrink the same points, stop at the same step and return the same alphas:
 import numpy as np
 
 from refml_fast.runtime.options import kernel
-from refml_fast.svm.kernel_rows import complete_row, fetch_row, row_into
+from refml_fast.svm.kernel_rows import complete_row, fetch_row, row_into, whole_row
 from refml_fast.svm.smo_newton import NEWTON_WORK, newton_direction, newton_length
 from refml_fast.svm.smo_scans import (
     COMPACT_SLOTS,
+    HIGHEST,
+    LOWEST,
     active_scan,
     active_second_index,
     compact_row,
+    compacted,
     compacted_rows,
+    scan_from,
+    step_and_extremes,
 )
 
 STATUS = {0: "converged", 1: "max_iter", 2: "unbounded"}
@@ -107,9 +113,12 @@ def smo(X, panels, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache
     scores = np.empty(n)                              # j's scores (``active_second_index``)
     score_bits = scores.view(np.int64)
     epoch = 0                                         # changes with the phase
+    fresh = False                  # whether top, bottom are ``extremes`` of the current v
+    top, bottom = LOWEST, HIGHEST
     n_iter = 0
     while True:
         if n_iter > 0 and n_iter % period == 0:
+            fresh = False                             # shrinking and Newton change them
             i, m, M = active_scan(phase, n_phase, vc, bits, upc, lowc)
             if not unshrunk and m - M <= 10.0 * tol:
                 unshrunk = True
@@ -133,7 +142,10 @@ def smo(X, panels, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache
             newton_step(X, panels, y, code, gamma, degree, coef0, C, alpha, vc, up, low, upc, lowc,
                         at_bound, active, n_active, phase, n_phase, position, cache, slot_of,
                         owner, clock, used, made, generation, NEWTON_WORK * period * n_active)
-        i, m, M = active_scan(phase, n_phase, vc, bits, upc, lowc)
+        if fresh:                                     # the last step's pass found them
+            i, m, M = scan_from(phase, n_phase, vc, bits, upc, lowc, top, bottom)
+        else:
+            i, m, M = active_scan(phase, n_phase, vc, bits, upc, lowc)
         if m - M <= tol and n_active < n:             # converged on the active set: check all
             expand(active, n_active, vc, v, position)
             n_active = rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound,
@@ -150,24 +162,41 @@ def smo(X, panels, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache
             rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
                     n_active, cache, slot_of, made)
             return n_iter, 1
-        # Rows i and j of K are read as cache[slot_i] and cache[slot_j]: no views made.
-        slot_i = fetch_row(i, -1, X, panels, code, gamma, degree, coef0, cache, slot_of,
-                           owner, clock, used, made, generation, active, n_active)
-        r_i = -1
+        # Rows i and j of K are read as cache[slot_i] and cache[slot_j], or compacted as
+        # rows[r_i] and rows[r_j]: no views made.  A compacted row of this phase is used
+        # as it is, the cache not asked (``compacted``): it holds more rows than the cache
+        # where the phase is much shorter than n.
+        slot_i, slot_j, r_i, r_j = -1, -1, -1, -1
         if n_phase < n:
-            r_i = compact_row(i, -1, slot_i, cache, phase, n_phase, rows, row_of, row_owner,
-                              row_epoch, epoch, row_clock)
+            r_i = compacted(i, row_of, row_epoch, epoch)
+            if r_i < 0:
+                slot_i = fetch_row(i, -1, X, panels, code, gamma, degree, coef0, cache,
+                                   slot_of, owner, clock, used, made, generation, active,
+                                   n_active)
+                r_i = compact_row(i, -1, slot_i, cache, phase, n_phase, rows, row_of,
+                                  row_owner, row_epoch, epoch, row_clock)
             j = active_second_index(m, rows, r_i, diagonal[i], dc, vc, lowc, phase,
                                     n_phase, scores, score_bits)
+            r_j = compacted(j, row_of, row_epoch, epoch)
+            if r_j < 0:
+                slot_j = fetch_row(j, i, X, panels, code, gamma, degree, coef0, cache,
+                                   slot_of, owner, clock, used, made, generation, active,
+                                   n_active)
+                r_j = compact_row(j, r_i, slot_j, cache, phase, n_phase, rows, row_of,
+                                  row_owner, row_epoch, epoch, row_clock)
+            K_ij = rows[r_i, position[j]]
         else:                                         # position k is point k
+            slot_i = fetch_row(i, -1, X, panels, code, gamma, degree, coef0, cache, slot_of,
+                               owner, clock, used, made, generation, active, n_active)
             j = active_second_index(m, cache, slot_i, diagonal[i], dc, vc, lowc, phase,
                                     n_phase, scores, score_bits)
-        slot_j = fetch_row(j, i, X, panels, code, gamma, degree, coef0, cache, slot_of,
-                           owner, clock, used, made, generation, active, n_active)
+            slot_j = fetch_row(j, i, X, panels, code, gamma, degree, coef0, cache, slot_of,
+                               owner, clock, used, made, generation, active, n_active)
+            K_ij = cache[slot_i, j]
         was_i = alpha[i] == C
         was_j = alpha[j] == C
         v[j] = vc[position[j]]
-        step, a = pair_step(i, j, m, v, cache[slot_i, j], diagonal, alpha, y, C)
+        step, a = pair_step(i, j, m, v, K_ij, diagonal, alpha, y, C)
         if step == np.inf:
             expand(active, n_active, vc, v, position)
             rebuild(X, panels, y, code, gamma, degree, coef0, C, alpha, v, at_bound, active,
@@ -177,19 +206,16 @@ def smo(X, panels, y, code, gamma, degree, coef0, C, tol, max_iter, alpha, cache
             set_flags(s, alpha, y, C, up, low)
             upc[position[s]], lowc[position[s]] = up[s], low[s]
         if n_phase == n:                              # refml: G_t += y_t s (K_it - K_jt)
-            for t in range(n):
-                vc[t] = vc[t] - step * (cache[slot_i, t] - cache[slot_j, t])
+            top, bottom = step_and_extremes(vc, step, cache, slot_i, slot_j, n, upc, lowc)
         else:
-            r_j = compact_row(j, r_i, slot_j, cache, phase, n_phase, rows, row_of,
-                              row_owner, row_epoch, epoch, row_clock)
-            for k in range(n_phase):
-                vc[k] = vc[k] - step * (rows[r_i, k] - rows[r_j, k])
-        if (alpha[i] == C) != was_i:
-            move_at_bound(at_bound, cache, complete_row(i, X, panels, code, gamma, degree, coef0,
-                                                        cache, slot_of, made), i, y, C, was_i)
-        if (alpha[j] == C) != was_j:
-            move_at_bound(at_bound, cache, complete_row(j, X, panels, code, gamma, degree, coef0,
-                                                        cache, slot_of, made), j, y, C, was_j)
+            top, bottom = step_and_extremes(vc, step, rows, r_i, r_j, n_phase, upc, lowc)
+        fresh = True
+        for s, was in ((i, was_i), (j, was_j)):
+            if (alpha[s] == C) != was:
+                move_at_bound(at_bound, cache,
+                              whole_row(s, X, panels, code, gamma, degree, coef0, cache,
+                                        slot_of, owner, clock, used, made, generation, active,
+                                        n_active), s, y, C, was)
         n_iter += 1
 
 
