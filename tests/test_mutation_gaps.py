@@ -148,6 +148,21 @@ def test_make_separable_draws_both_labels_about_equally(lib):
     assert 140 <= positives <= 260        # Binomial(400, 1/2): 6 standard deviations
 
 
+def test_make_separable_draws_its_separator_at_random(lib):
+    """theta* is a uniformly random unit vector: five seeds give five directions, none of
+    them the diagonal (a fault started the draw loop at a nonzero vector, so it never
+    drew, and every seed gave (1, 1, 1) / sqrt(3))."""
+    thetas = set()
+    for seed in range(5):
+        _, _, theta = lib.make_separable(20, 3, 0.5, random_state=seed,
+                                         return_separator=True)
+        theta = tuple(float(t) for t in theta)
+        assert math.isclose(math.fsum(t * t for t in theta), 1.0, rel_tol=1e-12)
+        assert not all(math.isclose(t, 3 ** -0.5) for t in theta)
+        thetas.add(theta)
+    assert len(thetas) == 5
+
+
 def test_the_histogram_density_when_its_volume_overflows(lib):
     """n prod h_j out of float range: log f = log N_cell - log n - sum_j log h_j, each
     cell of one point included (a fault sent counts of 1 to -inf)."""
@@ -532,6 +547,19 @@ def test_a_loss_that_costs_nothing_for_one_error_has_no_bayes_line():
     assert bayes_line(d, [[0.0, 1.0], [1.0, 0.0]]) is not None
 
 
+def test_the_bayes_line_weighs_the_losses_of_both_errors():
+    """N(0, 1) against N(2, 1), equal priors, L = [[0, 1], [2, 0.5]]: decide 1 iff
+    p_1 (L10 - L11) >= p_0 (L01 - L00), so w = 2 and b = -2 - log(1 / 1.5) (a fault
+    added L11 instead of subtracting it: b = -2 + log 2.5)."""
+    from refml.bayes.distributions import GaussianClasses
+    from refml.bayes.gaussian import bayes_line
+
+    d = GaussianClasses([0.5, 0.5], [[0.0], [2.0]], [[[1.0]], [[1.0]]])
+    w, b, classes = bayes_line(d, [[0.0, 1.0], [2.0, 0.5]])
+    assert w == [2.0] and classes == [0, 1]
+    assert math.isclose(b, -2.0 + math.log(1.5), rel_tol=1e-12)
+
+
 def test_kde_naive_bayes_cross_validates_a_class_of_two_rows(lib):
     """bandwidth="cv" searches from n_k = 2 rows on (a fault kept Silverman's h there):
     the two-row class's LSCV picks twice Silverman's bandwidth on these data."""
@@ -907,6 +935,19 @@ def test_armijo_backtracking_refuses_a_rise_beyond_the_rounding_of_the_loss():
 
     assert solvers._backtrack(objective, solvers.ListSteps(1), [0.0], 0.5, [1e-3], [-1.0],
                               -1e-3) is None
+
+
+def test_armijo_sufficient_decrease_shrinks_with_the_step():
+    """Armijo's test at t = 1/2 asks for a decrease of c t |slope| = 5e-5 (c = 1e-4), so a
+    trial at L = 1 - 1e-4 is taken there; a fault asked for c / t |slope| = 2e-4 and, the
+    trial's gradient being larger (no rounding allowance), kept halving and gave up."""
+    def objective(theta):
+        return (2.0 if theta[0] == 1.0 else 1.0 - 1e-4), [10.0]
+
+    assert solvers.ARMIJO_FRACTION == 1e-4
+    taken = solvers._backtrack(objective, solvers.ListSteps(1), [0.0], 1.0, [-1.0], [1.0],
+                               -1.0)
+    assert taken is not None and taken[0] == [0.5] and taken[1] == 1.0 - 1e-4
 
 
 def test_armijo_backtracking_accepts_a_rise_of_exactly_the_rounding_of_the_loss():
