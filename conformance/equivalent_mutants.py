@@ -164,6 +164,19 @@ EQUIVALENT = {
         "at length == radius the scaled vector is theta * (radius / length) = theta * 1.0, "
         "theta itself value for value (signed zeros included), a new list the caller "
         "takes as it takes the old one",
+    ("refml/bayes/gaussian.py", "_equal_covariance_risk", "constant 0 -> 1",
+     "linalg.solve_lower(self._cholesky[1], difference)"):
+        "the method runs only when the two covariances are equal (==), and equal matrices "
+        "give the same Cholesky factor but for the sign of zeros, which Delta^2, a sum of "
+        "squares, does not see",
+    ("refml/linear/separability.py", "initial_tableau", "constant 0 -> 1",
+     "(len(columns), len(columns[1]))"):
+        "every column has d + 2 entries (one per row of [A' ; 1']), and there are at least "
+        "two (linear_separability needs both classes)",
+    ("refml/svm/smo.py", "smo", "constant 0 -> 1",
+     "n_iter > 1 and n_iter % shrink_period(n) == 0"):
+        "the two tests differ only at n_iter = 1 with a shrinking period of 1, which is "
+        "min(n, 1000) = 1 for n = 1, and an SVC needs two classes",
     ("refml/bayes/gaussian.py", "_crossings", "range(n) -> range(n - 1)",
      "range(len(priors) - 1)"):
         "the last j has no k > j, so its inner loop adds no root",

@@ -1362,3 +1362,57 @@ def test_a_point_beyond_a_crossing_of_2_to_the_53_is_beyond_it():
         beyond, before = _point_inside(a, math.inf), _point_inside(-math.inf, -a)
         assert a < beyond < math.inf and -math.inf < before < -a
     assert _point_inside(0.5, math.inf) == 1.5 and _point_inside(-math.inf, -0.5) == -1.5
+
+
+def test_the_equal_covariance_bayes_risk_at_distances_one_and_zero(lib):
+    """Two classes with Sigma_0 = Sigma_1 = I, equal priors: R* = Phi(-Delta / 2), so
+    Phi(-1/2) at Delta = 1 (a fault took Delta = 1 for Delta = 0 and gave min(pi) = 1/2),
+    and min(pi_0, pi_1) = 1/2 at Delta = 0 (where the same fault divided by 0)."""
+    identity = [[1.0, 0.0], [0.0, 1.0]]
+    apart = lib.GaussianClasses([0.5, 0.5], [[0.0, 0.0], [1.0, 0.0]], [identity, identity])
+    phi = 0.5 * math.erfc(0.5 / math.sqrt(2.0))                 # Phi(-1/2)
+    assert math.isclose(apart.bayes_risk(), phi, rel_tol=1e-12)
+    same = lib.GaussianClasses([0.5, 0.5], [[1.0, 2.0], [1.0, 2.0]], [identity, identity])
+    assert same.bayes_risk() == 0.5
+
+
+def test_naive_bayes_kde_gives_a_constant_feature_the_standard_deviation_one(lib):
+    """A feature constant over the whole training set has sigma 1.0 in Silverman's rule
+    (module notes), so its bandwidth in each class of two rows is (4 / (2 * 3))^(1/5)
+    (a fault gave it sigma 2.0)."""
+    X = [[0.0, 5.0], [1.0, 5.0], [2.0, 5.0], [4.0, 5.0]]
+    model = lib.NaiveBayes(marginal="kde").fit(X, [0, 0, 1, 1])
+    for h in model.bandwidths_:
+        assert math.isclose(float(h[1]), (4.0 / 6.0) ** 0.2, rel_tol=1e-12)
+
+
+def test_bagging_reads_a_member_that_never_saw_the_first_class(lib):
+    """A member that cannot take weights is fit on its bootstrap rows, which may miss a
+    class: 1-NN members on 20 rows, class 0 a single row.  Their votes are their
+    predicted labels, so predict_proba is the fraction of members predicting each label
+    (a fault read such a member's codes, relative to its own classes_, as the
+    ensemble's)."""
+    X = [[float(i)] for i in range(20)]
+    y = [0] + [1] * 9 + [2] * 10
+    model = lib.BaggingClassifier(lib.KNeighborsClassifier(n_neighbors=1), n_estimators=10,
+                                  random_state=3).fit(X, y)
+    missing = [m for m in model.estimators_ if 0 not in [int(c) for c in m.classes_]]
+    assert missing                                   # the case at hand
+    votes = [[0.0, 0.0, 0.0] for _ in X]
+    for member in model.estimators_:
+        for i, label in enumerate(member.predict(X)):
+            votes[i][int(label)] += 1.0 / len(model.estimators_)
+    for row, expected in zip(as_list(model.predict_proba(X)), votes):
+        assert [round(v, 12) for v in row] == [round(v, 12) for v in expected]
+
+
+def test_complementary_slackness_holds_at_a_margin_violator_at_c():
+    """A point inside the margin (g = 0.5) with alpha = C has slack xi = 1 - g = 0.5 and
+    g = 1 - xi: complementary slackness holds there, |g - 1 + xi| = 0, and the largest
+    violation stays the 0.5 of a point before it (g = 1.5 at alpha = 0.5).  Faults tested
+    |g - 1 - xi| = 1 or |g + 1 + xi| = 2 against it, and so replaced the 0.5 by the
+    point's own 0."""
+    from refml.svm.svc import kkt_violations
+
+    assert kkt_violations([1.0, 1.0], [1, -1], [0.5, -0.5], 0.0, 1.0) == (0.0, 0.0, 0.0, 0.0)
+    assert kkt_violations([0.5, 1.0], [1, 1], [1.5, 0.5], 0.0, 1.0) == (0.0, 0.0, 0.5, 1.5)
