@@ -164,6 +164,11 @@ EQUIVALENT = {
         "at length == radius the scaled vector is theta * (radius / length) = theta * 1.0, "
         "theta itself value for value (signed zeros included), a new list the caller "
         "takes as it takes the old one",
+    ("refml/bayes/known.py", "check_probability_vector", "Gt -> GtE",
+     "abs(total - 1.0) >= PROBABILITY_TOLERANCE"):
+        "|total - 1| is never exactly 1e-9: for total in [0.5, 2) the difference is exact "
+        "and a multiple of 2^-53, which 1e-9 (4835703278458517 / 2^82 as a float) is not, "
+        "and elsewhere it is at least 1/2",
     ("refml/bayes/gaussian.py", "_equal_covariance_risk", "constant 0 -> 1",
      "linalg.solve_lower(self._cholesky[1], difference)"):
         "the method runs only when the two covariances are equal (==), and equal matrices "

@@ -1416,3 +1416,14 @@ def test_complementary_slackness_holds_at_a_margin_violator_at_c():
 
     assert kkt_violations([1.0, 1.0], [1, -1], [0.5, -0.5], 0.0, 1.0) == (0.0, 0.0, 0.0, 0.0)
     assert kkt_violations([0.5, 1.0], [1, 1], [1.5, 0.5], 0.0, 1.0) == (0.0, 0.0, 0.5, 1.5)
+
+
+def test_a_one_feature_bandwidth_beyond_float_range_is_refused(lib):
+    """One feature, a class of one row: its Silverman bandwidth comes from the spread of
+    all rows (1.25e154 apart on both sides: h = inf), which H = h^2 cannot hold, so the
+    fit refuses it naming the class (a fault checked every diagonal entry of L but the
+    last, with one feature none)."""
+    big = 1.25e154
+    X, y = [[big], [big * (1 - 1e-3)], [-big]], [0, 0, 1]
+    with pytest.raises(ValueError, match="bandwidth of class 1"):
+        lib.KernelDensityClassifier().fit(X, y)
