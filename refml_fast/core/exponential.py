@@ -22,33 +22,12 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from refml.core.exponential import INVERSE_LN2, LN2_HIGH, LN2_LOW, LOWEST, TAYLOR
+from refml_fast.runtime.float_bits import float_bits, float_of_bits
 from refml_fast.runtime.lanes import Lanes, splat, vector_type
 from refml_fast.runtime.options import kernel
 
 SHIFTER = 6755399441055744.0                  # 1.5 2^52
 C13, C12, C11, C10, C9, C8, C7, C6, C5, C4, C3, C2, C1, C0 = TAYLOR
-
-
-@intrinsic
-def float_bits_of(typingctx, x):
-    if x != types.float64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-
-    return types.int64(x), codegen
-
-
-@intrinsic
-def float_from_bits(typingctx, bits):
-    if bits != types.int64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.DoubleType())
-
-    return types.float64(bits), codegen
 
 
 def call_llvm(builder, name, lanes_type, args):
@@ -100,13 +79,6 @@ def powers_of_two_lanes(typingctx, k):
 
 
 if numba.config.DISABLE_JIT:
-    def float_bits(x):
-        return int(np.float64(x).view(np.int64))
-
-    def float_of_bits(bits):
-        bits &= (1 << 64) - 1                     # an int64's bits, as the shift leaves them
-        return float(np.uint64(bits).view(np.float64))
-
     def floor(v):
         return np.floor(v)
 
@@ -116,7 +88,6 @@ if numba.config.DISABLE_JIT:
     def powers_of_two(k):
         return (((k + SHIFTER).view(np.int64) + 1023) << 52).view(np.float64)
 else:
-    float_bits, float_of_bits = float_bits_of, float_from_bits
     floor, larger, powers_of_two = floor_lanes, maxnum_lanes, powers_of_two_lanes
 
 
