@@ -164,6 +164,9 @@ EQUIVALENT = {
         "at length == radius the scaled vector is theta * (radius / length) = theta * 1.0, "
         "theta itself value for value (signed zeros included), a new list the caller "
         "takes as it takes the old one",
+    ("refml/svm/smo.py", "smo", "Lt -> LtE", "m - M <= tol and len(active) <= n"):
+        "with every point active rebuild_gradient returns the active list as it is and "
+        "changes no gradient, so the second maximal_violation repeats the first",
     ("refml/linear/least_squares.py", "_largest_magnitude", "constant 0.0 -> 1.0", "1.0"):
         "max|x_ij| is only compared with sqrt(GRAM_LIMIT / n) = sqrt(1e308 / n), above 1 for "
         "any n below 1e308 rows, so max(1, max|x_ij|) passes or fails that test alike",

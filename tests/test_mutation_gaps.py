@@ -1427,3 +1427,13 @@ def test_a_one_feature_bandwidth_beyond_float_range_is_refused(lib):
     X, y = [[big], [big * (1 - 1e-3)], [-big]], [0, 0, 1]
     with pytest.raises(ValueError, match="bandwidth of class 1"):
         lib.KernelDensityClassifier().fit(X, y)
+
+
+def test_histogram_naive_bayes_counts_each_row_once(lib):
+    """bin_counts_[k][j][b] is the number of class-k rows whose feature j falls in bin b:
+    two bins over [0, 1], class 0 at 0.0, 0.1 and 1.0, class 1 at 0.9 (a fault counted
+    every row twice)."""
+    X = [[0.0], [0.1], [1.0], [0.9]]
+    model = lib.NaiveBayes(marginal="histogram", bins=2).fit(X, [0, 0, 0, 1])
+    counts = [[[int(c) for c in feature] for feature in k] for k in model.bin_counts_]
+    assert counts == [[[2, 1]], [[0, 1]]]
