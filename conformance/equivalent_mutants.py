@@ -196,4 +196,10 @@ EQUIVALENT = {
     ("refml/bayes/gaussian.py", "_crossings", "range(n) -> range(n - 1)",
      "range(len(priors) - 1)"):
         "the last j has no k > j, so its inner loop adds no root",
+    ("refml/bayes/gaussian.py", "_crossings", "Add -> Sub", "range(j - 1, len(priors))"):
+        "the pairs it adds are (j, j), where A = B = 0 gives no root, and (j, k) with k < j "
+        "(k = -1: the last class), whose equation is (k, j)'s negated, A and B exactly and C "
+        "(the logarithm of the reciprocal) to rounding: the cuts gain points a few ulps from "
+        "cuts already there, and the risk moves by rounding alone (at most 1.3e-15 relative "
+        "over 3,000 random one-feature problems of 2-4 classes)",
 }

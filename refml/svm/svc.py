@@ -247,7 +247,8 @@ class SVC(Classifier):
     class, ``n_support_``, ``support_vectors_``, ``dual_coef_`` (K - 1 rows),
     ``intercept_`` and ``n_iter_`` (one per pair), ``coef_`` (linear: one row per pair),
     ``gamma_``, ``converged_`` (every pair), and ``estimators_``, the binary SVC of each
-    pair; the binary measures (margin, KKT, objectives) are the pairs' own.
+    pair (i, j), class i coded 0 and class j coded 1; the binary measures (margin, KKT,
+    objectives) are the pairs' own.
 
     Invariances (conformance item 20), at the optimum: the rows' order and the features'
     order change no prediction, nor do the classes' names with break_ties=True (with
