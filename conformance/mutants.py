@@ -190,7 +190,11 @@ def commands_of(chapter):
 
 
 def environment_of(work):
-    return dict(os.environ, PYTHONPATH=work, PYTHONDONTWRITEBYTECODE="1")
+    """The copy's refml, tests and conformance first, then this checkout's refml_fast (an
+    editable install's finder would otherwise give the installed checkout's, which need
+    not be this one)."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([work, ROOT]),
+                PYTHONDONTWRITEBYTECODE="1")
 
 
 def baseline_passes(chapter, work):
