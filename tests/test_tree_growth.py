@@ -66,11 +66,14 @@ def test_the_forest_sorts_at_nodes_and_its_members_are_refmls_trees():
         assert a.tree_.value.tolist() == b.tree_.value
 
 
-@pytest.mark.parametrize("m, span", [(1, 1), (7, 1000), (24, 3), (25, 10), (300, 40),
+@pytest.mark.parametrize("m, span", [(1, 1), (7, 1000), (24, 3), (25, 10), (48, 90000),
+                                     (49, 3), (49, 90000), (60, 2 ** 30), (300, 40),
                                      (300, 5000), (300, 70000), (3000, 50),
                                      (3000, 3_000_000), (5000, 2 ** 30)])
 def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
-    """The node's rows as words rank << 32 | row, in (rank, row id) order."""
+    """The node's rows as words rank << 32 | row, in (rank, row id) order: by insertion,
+    one counting pass, or radix passes of small and large digits, even and odd in
+    number."""
     import numpy as np
 
     from refml_fast.tree.grow import MAX_BUCKETS, order_by_rank
@@ -79,39 +82,53 @@ def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
     n = 2 * m + 5
     ranks = rng.integers(0, span, size=n).astype(np.int32)
     rows = np.sort(rng.choice(n, size=m, replace=False)).astype(np.int32)
-    out, tmp = np.full(m, -1, dtype=np.int64), np.full(m, -1, dtype=np.int64)
-    order_by_rank(ranks, rows, out, tmp, np.empty(MAX_BUCKETS + 2, dtype=np.int64))
+    buffers = np.full((2, m), -1, dtype=np.int64)
+    out = buffers[order_by_rank(ranks, rows, buffers, np.empty(MAX_BUCKETS + 2, np.int64))]
     expected = rows[np.lexsort((rows, ranks[rows]))]
     assert (out & (2 ** 32 - 1)).tolist() == expected.tolist()
     assert (out >> 32).tolist() == ranks[expected].tolist()
 
 
 def test_the_whole_number_gini_scan_gives_the_general_scans_costs_bit_for_bit():
+    """The same (best cost, rows on the left, class weights) as scan_feature: ties,
+    min_samples_leaf, and a best cost handed in by an earlier feature (equal to this one's
+    best, or just above it: strict improvement only)."""
     import numpy as np
 
     from refml_fast.tree.kernels import GINI, scan_feature, scan_whole_gini
 
     rng = np.random.default_rng(11)
-    for trial in range(60):      # a third with two classes (their own arithmetic)
-        n, k = int(rng.integers(2, 400)), 2 if trial % 3 == 0 else int(rng.integers(3, 12))
-        ranks = np.sort(rng.integers(0, max(2, n // 3), size=n))
+    improved = kept = 0
+    for trial in range(120):     # a third with two classes (their own arithmetic)
+        n = int(rng.integers(2, 400 if trial % 4 else 1000))
+        k = 2 if trial % 3 == 0 else int(rng.integers(3, 12))
+        ranks = np.sort(rng.integers(0, max(2, n // int(rng.choice([1, 3, 20]))), size=n))
         rows = rng.permutation(n)
         words = ranks << 32 | rows
         codes = rng.integers(0, k, size=n)
         unit = trial % 2 == 1      # every weight 1: the scan that does not read them
         weights = np.ones(n) if unit else rng.integers(1, 6, size=n).astype(float)
+        min_leaf = int(rng.choice([1, 1, 2, 7]))
+        totals = np.bincount(codes, weights=weights, minlength=k)  # whole numbers
+        best = np.inf
+        if trial % 5 == 4:       # an earlier feature's best: this one's, or just above it
+            first = scan_feature(words, codes, weights, GINI, np.inf, np.empty((4, k)),
+                                 np.zeros((2, k)), min_leaf)[0]
+            best = first if trial % 10 == 4 else np.nextafter(first, np.inf)
         results = []
         for scan in ("general", "whole"):
             best_counts = np.zeros((2, k))
             args = (words, codes, weights)
             if scan == "general":
-                out = scan_feature(*args, GINI, np.inf, np.empty((4, k)), best_counts, 1)
+                out = scan_feature(*args, GINI, best, np.empty((4, k)), best_counts, min_leaf)
             else:
-                totals = np.bincount(codes, weights=weights, minlength=k)  # whole numbers
-                out = scan_whole_gini(*args, unit, totals, np.inf, np.empty((4, k)),
-                                      best_counts, 1)
+                out = scan_whole_gini(*args, unit, totals, best, np.empty((4, k)),
+                                      best_counts, min_leaf)
             results.append((out, best_counts.tolist()))
         assert results[0] == results[1]
+        improved += results[0][0][1] >= 0
+        kept += results[0][0][1] < 0
+    assert improved > 60 and kept > 5
 
 
 @pytest.mark.parametrize("scale", [1e200, 1e-200, 3.0])

@@ -146,8 +146,7 @@ def find_binned_split(bins, cut_values, rows, codes, weights, unit, start, end, 
         if not selected[j]:
             continue
         if n_node < HIST_FROM:
-            words = buffers[0, :n_node]
-            order_by_rank(bins[j], node_rows, words, buffers[1], buckets)
+            words = buffers[order_by_rank(bins[j], node_rows, buffers, buckets), :n_node]
             cost, n_left = scan_whole_gini(words, codes, weights, unit, node_counts,
                                            best_cost, left, best_counts, min_leaf)
             if n_left >= 0:
