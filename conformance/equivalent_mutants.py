@@ -202,4 +202,13 @@ EQUIVALENT = {
         "(the logarithm of the reciprocal) to rounding: the cuts gain points a few ulps from "
         "cuts already there, and the risk moves by rounding alone (at most 1.3e-15 relative "
         "over 3,000 random one-feature problems of 2-4 classes)",
+    ("refml/svm/svc.py", "kkt_violations", "Mult -> Div", "a / y[i]"):
+        "the labels are coded +1 and -1 there (the SVC's signs), so a / y_i equals a * y_i "
+        "exactly",
+    ("refml/density/naive_bayes.py", "_gaussian_statistics", "constant 1 -> 2",
+     "check_finite_moments(overall[2], overall[2])"):
+        "a variance is finite only where its mean is: a mean of inf or NaN makes every "
+        "deviation x_i - mean of the class, x_i finite, infinite or NaN, so the variance, "
+        "a sum of w_i times their squares over the class's rows, is inf or NaN too; "
+        "checking the variances twice refuses what the original refuses",
 }
