@@ -1477,3 +1477,31 @@ def test_normal_interval_keeps_its_precision_right_of_zero():
         exact = math.exp(-middle * middle / 2) / math.sqrt(2 * math.pi) * width
         errors.append(abs(normal_interval(a, b) - exact) / exact)
     assert sum(errors) / len(errors) < 1e-7
+
+
+def test_gaussian_classes_sample_n_draws_from_their_covariance():
+    """sample(n) gives n draws (a fault gave n - 1), x = mu_k + L_k z with z of d standard
+    normals: Sigma = diag(1, 4), 4,000 draws of variances within 10% of 1 and 4."""
+    from refml.bayes.gaussian import GaussianClasses
+
+    model = GaussianClasses([0.5, 0.5], [[0.0, 0.0], [0.0, 0.0]],
+                            [[[1.0, 0.0], [0.0, 4.0]], [[1.0, 0.0], [0.0, 4.0]]])
+    X, y = model.sample(4000, random_state=3)
+    assert len(X) == len(y) == 4000
+    assert len(model.sample(1, random_state=0)[0]) == 1
+    for j, variance in enumerate((1.0, 4.0)):
+        column = [row[j] for row in X]
+        mean = sum(column) / len(column)
+        assert abs(sum((v - mean) ** 2 for v in column) / len(column) - variance) < 0.1 * variance
+
+
+def test_the_monte_carlo_bayes_risk_draws_20000_points_by_default():
+    """bayes_risk's Monte Carlo (three classes, d = 2) takes n_samples = 20,000 unless told:
+    its bound is Hoeffding's at 20,000 draws and confidence 0.999 (a fault drew 20,001)."""
+    from refml.bayes.gaussian import GaussianClasses
+
+    model = GaussianClasses([0.3, 0.3, 0.4], [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]],
+                            [[[1.0, 0.0], [0.0, 1.0]]] * 3)
+    value, bound = model.bayes_risk(return_error=True)
+    assert bound == math.sqrt(math.log(2.0 / (1.0 - 0.999)) / (2.0 * 20000))
+    assert value == model.bayes_risk(n_samples=20000, random_state=0)
