@@ -1505,3 +1505,72 @@ def test_the_monte_carlo_bayes_risk_draws_20000_points_by_default():
     value, bound = model.bayes_risk(return_error=True)
     assert bound == math.sqrt(math.log(2.0 / (1.0 - 0.999)) / (2.0 * 20000))
     assert value == model.bayes_risk(n_samples=20000, random_state=0)
+
+
+def test_a_covariance_asymmetric_beyond_1e_12_is_refused():
+    """S_ij and S_ji may differ by 1e-12 max(1, |S_ij|), no more (a fault allowed twice that
+    for entries below 2): 1.5e-12 apart at 0.5 is refused, 0.5e-12 accepted."""
+    from refml.bayes.gaussian import GaussianClasses
+
+    def model(gap):
+        S = [[1.0, 0.5], [0.5 + gap, 1.0]]
+        return GaussianClasses([0.5, 0.5], [[0.0, 0.0], [1.0, 1.0]], [S, S])
+
+    with pytest.raises(ValueError, match="symmetric"):
+        model(1.5e-12)
+    assert model(0.5e-12).n_features == 2
+
+
+def test_histogram_naive_bayes_partial_fit_counts_each_classs_rows(lib):
+    """partial_fit's class counts start at 0 (a fault started them at 1, so a class with no
+    row yet passed for present): a chunk without class 2 leaves the model unfitted, and
+    after the rest class_count_ holds the rows of each class."""
+    X, y = blobs(n=60, d=2, K=3, seed=4)
+    first = [i for i in range(60) if y[i] != 2]
+    model = lib.NaiveBayes(marginal="histogram", bins=4)
+    model.partial_fit([X[i] for i in first], [y[i] for i in first], classes=[0, 1, 2])
+    with pytest.raises(lib.NotFittedError, match="class 2 has no sample yet"):
+        model.predict(X)
+    rest = [i for i in range(60) if y[i] == 2]
+    model.partial_fit([X[i] for i in rest], [y[i] for i in rest])
+    assert [int(c) for c in model.class_count_] == [20, 20, 20]
+
+
+def test_separates_compares_each_score_with_the_reference_classs_zero():
+    """A point is separated when its class's score beats every other, the reference class
+    scoring 0 (a fault gave it 1): class 1 scores 0.5 at x = 0.5 and -0.5 at x = -0.5."""
+    from refml.linear.logistic import separates
+
+    theta = [1.0, 0.0]                   # x~ = [x, 1]: slope 1, intercept 0, score = x
+    assert separates([[0.5], [-0.5]], [1, 0], theta, 2, True)
+    assert not separates([[0.5], [-0.5]], [0, 1], theta, 2, True)
+
+
+def test_the_phase_one_tableau_starts_in_canonical_form():
+    """The artificial columns are the identity and their reduced costs 0 (the starting basis
+    in canonical form; a fault put 2 on the diagonal, which moved the duals and so the
+    returned separator); each lambda column's reduced cost is minus its column sum."""
+    from fractions import Fraction
+
+    from refml.linear.separability import farkas_columns, initial_tableau
+
+    columns = farkas_columns([[0.0, 1.0], [2.0, -1.0], [1.0, 3.0]], [1, -1, 1])
+    n, m = len(columns), len(columns[0])
+    tableau = initial_tableau(columns)
+    for r, row in enumerate(tableau["rows"]):
+        assert row[n:n + m] == [Fraction(int(k == r)) for k in range(m)]
+    assert tableau["cost"][n:n + m] == [Fraction(0)] * m
+    assert tableau["cost"][:n] == [-sum(column) for column in columns]
+    assert tableau["basis"] == list(range(n, n + m))
+
+
+def test_a_fractional_min_samples_leaf_counts_the_rows_of_positive_weight(lib):
+    """min_samples_leaf = 0.25 is a quarter of the rows of positive weight, rounded up
+    (documented; a fault counted the rows of weight 0 too): 4 kept rows of 8 give leaves
+    of 1 row, so the single row of class 0 is split off; counted as 8, leaves of 2 rows
+    could not isolate it."""
+    X = [[0.0], [1.0], [2.0], [3.0], [10.0], [11.0], [12.0], [13.0]]
+    y = [0, 1, 1, 1, 0, 0, 1, 1]
+    weights = [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+    model = lib.DecisionTreeClassifier(min_samples_leaf=0.25).fit(X, y, sample_weight=weights)
+    assert as_list(model.predict([[0.0], [1.0], [3.0]])) == [0, 1, 1]
