@@ -217,4 +217,9 @@ EQUIVALENT = {
         "y's > 0), so the slope is negative unless every product g_i delta_i underflows; "
         "26,152 directions of 120 fits with tol = 0 (features scaled by 1e-100 to 1e100, "
         "alpha 0 and 1e-3, two and three classes) never gave 0",
+    ("refml/bayes/gaussian.py", "bayes_line", "constant 0 -> 1",
+     "linalg.cholesky(distribution.covariances[1])"):
+        "the function returns None unless the two covariances are equal (==), and equal "
+        "matrices give the same Cholesky factor but for the sign of zeros, so w and b are "
+        "equal (==) floats",
 }
