@@ -1574,3 +1574,76 @@ def test_a_fractional_min_samples_leaf_counts_the_rows_of_positive_weight(lib):
     weights = [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]
     model = lib.DecisionTreeClassifier(min_samples_leaf=0.25).fit(X, y, sample_weight=weights)
     assert as_list(model.predict([[0.0], [1.0], [3.0]])) == [0, 1, 1]
+
+
+def test_a_probability_vector_may_hold_zeros():
+    """Non-negative entries summing to 1: a 0 is accepted, a negative refused (a fault
+    refused 0 as well)."""
+    from refml.bayes.known import check_probability_vector
+
+    assert check_probability_vector([0.0, 0.25, 0.75], "p") == [0.0, 0.25, 0.75]
+    with pytest.raises(ValueError, match="non-negative"):
+        check_probability_vector([-0.25, 0.5, 0.75], "p")
+
+
+def test_monte_carlo_risk_of_a_rule_that_is_surely_right_is_zero():
+    """The estimate is the mean of the conditional losses, summed from 0 (a fault from 1,
+    which added 1 / n): two classes 60 standard deviations apart, the Bayes rule's
+    conditional errors 1 - P(Y = g(x) | x) are exactly 0 on every draw."""
+    from refml.bayes.gaussian import GaussianClasses
+    from refml.bayes.known import monte_carlo_risk
+
+    model = GaussianClasses([0.5, 0.5], [[0.0], [60.0]], [[[1.0]], [[1.0]]])
+
+    def decide(X):
+        return [0 if x[0] < 30.0 else 1 for x in X]
+
+    value, _ = monte_carlo_risk(decide, model, 500, 0, 0.99)
+    assert value == 0.0
+
+
+def test_adaboost_fits_n_estimators_members_unless_one_is_no_better_than_chance(lib):
+    """The boosting loop runs n_estimators rounds (a fault ran one fewer): stumps on two
+    overlapping classes, each better than chance, none perfect."""
+    X, y = blobs(n=80, d=2, K=2, seed=6)
+    model = lib.AdaBoostClassifier(n_estimators=7).fit(X, y)
+    assert len(model.estimators_) == 7 and len(model.estimator_weights_) == 7
+
+
+def test_sgd_partial_fit_after_fit_starts_from_the_fitted_coefficients(lib):
+    """After fit, partial_fit continues from theta = (coef_, intercept_) (a fault built
+    that theta with a list difference, a TypeError).  With C = 0.01, fit's 200 epochs reach
+    slopes of about 0.35 and 0.39; one more pass moves them by under 0.02 (the step
+    restarts at C), a first pass from 0 reaches about 0.03 and 0.04."""
+    X, y = blobs(n=60, d=2, K=2, seed=9)
+    model = lib.LogisticRegression(solver="sgd", max_iter=200, learning_rate=0.01,
+                                   random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.fit(X, y)
+        fitted = [float(v) for v in as_list(model.coef_)[0]] + [float(as_list(
+            model.intercept_)[0])]
+        model.partial_fit(X, y)
+    after = [float(v) for v in as_list(model.coef_)[0]] + [float(as_list(model.intercept_)[0])]
+    assert min(fitted[:2]) > 0.3
+    assert all(abs(a - b) < 0.05 for a, b in zip(after, fitted))
+
+
+def test_the_multiclass_mistake_bound_refuses_a_theta_with_a_point_on_a_boundary():
+    """min_i min_k (theta_c - theta_k)'x_i must be > 0: theta = 0 puts every point on every
+    boundary (0), refused with the reason (a fault let 0 through, then divided by it)."""
+    from refml.perceptron.theorem import multiclass_mistake_bound
+
+    with pytest.raises(ValueError, match="does not separate"):
+        multiclass_mistake_bound([[1.0], [2.0], [3.0]], [0, 1, 2], [[0.0, 0.0]] * 3)
+
+
+def test_best_split_skips_a_boundary_with_no_weight_on_one_side():
+    """A row of weight 0 alone on the left is no split (documented; a fault took the
+    boundary and divided by its weight 0): the split falls between the two classes."""
+    from refml.tree.classifier import best_split
+    from refml.tree.split import GINI
+
+    X = [[0.0], [1.0], [2.0], [3.0]]
+    split = best_split(X, [0, 0, 1, 1], [0.0, 1.0, 1.0, 1.0], [0, 1, 2, 3], [0], 2, GINI)
+    assert split[:4] == (0, 1.5, [0, 1], [2, 3])
