@@ -222,4 +222,11 @@ EQUIVALENT = {
         "the function returns None unless the two covariances are equal (==), and equal "
         "matrices give the same Cholesky factor but for the sign of zeros, so w and b are "
         "equal (==) floats",
+    ("refml/perceptron/perceptron.py", "perceptron_criterion", "constant 0 -> 1",
+     "len(theta) != len(rows[1])"):
+        "every row x~_i has the same length, d (+ 1), and there are at least two (both "
+        "classes, signed_rows)",
+    ("refml/svm/separator.py", "_max_margin_separator", "constant 0.0 -> 1.0",
+     "all((s * _smo.kernel_value('linear', theta, r, 1.0, 0, 0.0) > 0.0 for r, s in "
+     "zip(rows, signs)))"): _LINEAR,
 }
