@@ -32,6 +32,7 @@ they read (``leaf_of``).
 import numba
 import numpy as np
 
+from refml_fast.runtime.claims import claim
 from refml_fast.runtime.heap import insert_sorted, offer, sort_heap
 from refml_fast.runtime.lanes import LANES, at_most_bits, load, splat, store
 from refml_fast.runtime.options import kernel
@@ -123,7 +124,7 @@ def build(X):
                            np.empty((offsets[-1], d)), np.empty((offsets[-1], d)))
     counts = np.empty(n_frontier, dtype=np.int64)
     run_parallel(grow_subtrees_parallel, grow_subtrees_serial, n / PARALLEL_BUILD, columns,
-                 order, top, frontier, offsets, nodes, lower, upper, counts)
+                 order, top, frontier, offsets, nodes, lower, upper, counts, threads)
     return pack_subtrees(top[:n_top], top_lower[:n_top], top_upper[:n_top], frontier,
                          offsets, counts, nodes, lower, upper) + (order, columns)
 
@@ -157,16 +158,24 @@ def pack_subtrees(top, top_lower, top_upper, frontier, offsets, counts, nodes, l
 
 
 @kernel(parallel=True)
-def grow_subtrees_parallel(columns, order, top, frontier, offsets, nodes, lower, upper, counts):
+def grow_subtrees_parallel(columns, order, top, frontier, offsets, nodes, lower, upper, counts,
+                           n_slots):
     """Subtree f below frontier node f, in node slots offsets[f]..offsets[f+1] (numbered
-    from 0 there), on the threads."""
-    for f in numba.prange(frontier.shape[0]):
-        grow_subtree(columns, order, top, frontier, offsets, nodes, lower, upper, counts, f)
+    from 0 there), on the threads, each claiming the next subtree until none is left."""
+    counter = np.zeros(1, dtype=np.int64)
+    for _ in numba.prange(n_slots):
+        while True:
+            f = claim(counter)
+            if f >= frontier.shape[0]:
+                break
+            grow_subtree(columns, order, top, frontier, offsets, nodes, lower, upper, counts,
+                         f)
 
 
 @kernel
-def grow_subtrees_serial(columns, order, top, frontier, offsets, nodes, lower, upper, counts):
-    """``grow_subtrees_parallel`` on the calling thread."""
+def grow_subtrees_serial(columns, order, top, frontier, offsets, nodes, lower, upper, counts,
+                         n_slots):
+    """``grow_subtrees_parallel`` on the calling thread (``n_slots`` unused)."""
     for f in range(frontier.shape[0]):
         grow_subtree(columns, order, top, frontier, offsets, nodes, lower, upper, counts, f)
 
@@ -273,13 +282,17 @@ def query(Xq, nodes, lower, upper, order, columns, out_squared, out_indices):
     values or more."""
     ordered = columns.shape[0] * order.shape[0] >= ORDERED_FROM
     run_parallel(query_parallel, query_serial, Xq.shape[0] / PARALLEL_QUERIES, Xq, nodes,
-                 lower, upper, order, columns, out_squared, out_indices, ordered)
+                 lower, upper, order, columns, out_squared, out_indices, ordered,
+                 numba.get_num_threads())
 
 
 @kernel(parallel=True)
-def query_parallel(Xq, nodes, lower, upper, order, columns, out_squared, out_indices, ordered):
-    """``query``'s queries in runs of QUERY_RUN on the threads; when ``ordered``, in the
-    order of their leaves (found on the threads too)."""
+def query_parallel(Xq, nodes, lower, upper, order, columns, out_squared, out_indices, ordered,
+                   n_slots):
+    """``query``'s queries in runs of QUERY_RUN on the threads, each thread claiming the
+    next run until none is left (``claims``: a thread whose core is shared does fewer
+    runs, not half of them); when ``ordered``, in the order of their leaves (found on the
+    threads too)."""
     queue = np.arange(Xq.shape[0])
     if ordered:
         leaf = np.empty(Xq.shape[0], dtype=np.int64)
@@ -287,15 +300,21 @@ def query_parallel(Xq, nodes, lower, upper, order, columns, out_squared, out_ind
             leaf[q] = leaf_of(Xq[q], nodes, lower, upper)
         queue = np.argsort(leaf, kind="mergesort")
     runs = (Xq.shape[0] + QUERY_RUN - 1) // QUERY_RUN
-    for run in numba.prange(runs):
-        query_run(Xq, queue, nodes, lower, upper, order, columns, out_squared, out_indices,
-                  run * QUERY_RUN, min(Xq.shape[0], (run + 1) * QUERY_RUN))
+    counter = np.zeros(1, dtype=np.int64)
+    for _ in numba.prange(n_slots):
+        while True:
+            run = claim(counter)
+            if run >= runs:
+                break
+            query_run(Xq, queue, nodes, lower, upper, order, columns, out_squared,
+                      out_indices, run * QUERY_RUN, min(Xq.shape[0], (run + 1) * QUERY_RUN))
 
 
 @kernel
-def query_serial(Xq, nodes, lower, upper, order, columns, out_squared, out_indices, ordered):
+def query_serial(Xq, nodes, lower, upper, order, columns, out_squared, out_indices, ordered,
+                 n_slots):
     """``query``'s queries on the calling thread (when ``ordered``, in the order of their
-    leaves)."""
+    leaves; ``n_slots`` unused)."""
     queue = np.arange(Xq.shape[0])
     if ordered:
         leaf = np.empty(Xq.shape[0], dtype=np.int64)
