@@ -1647,3 +1647,48 @@ def test_best_split_skips_a_boundary_with_no_weight_on_one_side():
     X = [[0.0], [1.0], [2.0], [3.0]]
     split = best_split(X, [0, 0, 1, 1], [0.0, 1.0, 1.0, 1.0], [0, 1, 2, 3], [0], 2, GINI)
     assert split[:4] == (0, 1.5, [0, 1], [2, 3])
+
+
+def test_a_class_constant_in_a_feature_takes_the_features_overall_spread(lib):
+    """Silverman's bandwidth of a class whose feature is constant falls back to that
+    feature's standard deviation over all rows, so rescaling the column by 2 (exact)
+    doubles it, whatever the spread (a fault took 1.0 for every spread up to 1).  The
+    constant is 0.25, whose mean over six rows is exact (0.2's left a spread of 2e-17)."""
+    X = [[0.1 * i, 0.25] for i in range(6)] + [[0.3 * i, 0.05 * i] for i in range(6)]
+    y = [0] * 6 + [1] * 6
+    doubled = [[a, 2.0 * b] for a, b in X]
+    first = lib.KernelDensityClassifier().fit(X, y).bandwidth_cholesky_[0]
+    second = lib.KernelDensityClassifier().fit(doubled, y).bandwidth_cholesky_[0]
+    assert as_list(first)[1][1] > 0.0
+    assert as_list(second)[1][1] == 2.0 * as_list(first)[1][1]
+    assert as_list(second)[0][0] == as_list(first)[0][0]
+
+
+def test_the_polish_takes_up_to_three_newton_steps():
+    """Newton's polish past tol: at most POLISH_STEPS = 3 unit steps, all three while each
+    lowers L and max |grad| and stays large (a fault took two)."""
+    def improving(theta):
+        return 1.0 - 0.1 * theta[0], [1.0 / (2.0 + theta[0])]
+
+    def unit(theta, gradient):
+        return [1.0]
+
+    assert solvers._polish(improving, unit, [0.0], 1.0, [0.5], 0, 100, []) == ([3.0], 3)
+
+
+def test_an_exact_hard_margin_candidate_violating_any_margin_is_refused(monkeypatch):
+    """SVC(C=inf) replaces SMO's multipliers by the exact solution of the guessed support
+    only if every row, the last included, then has y f(x) >= 1 - slack (a fault checked
+    all rows but the last).  The candidate here is the maximum-margin separator of the
+    first two rows, which the third, last row violates."""
+    import refml
+    from refml.svm import smo
+
+    monkeypatch.setattr(smo, "is_hard_margin_kkt", lambda *args: False)
+    monkeypatch.setattr(smo, "exact_hard_margin", lambda *args: [0.5, 0.5, 0.0])
+    X, y = [[-1.0], [1.0], [0.5]], [0, 1, 1]
+    model = refml.SVC(kernel="linear", C=math.inf, tol=1e-9).fit(X, y)
+    margins = [(2 * label - 1) * value for label, value in
+               zip(y, model.decision_function(X))]
+    assert min(margins) >= 1.0 - 1e-6
+    assert model.coef_[0] == pytest.approx(4.0 / 3.0, rel=1e-6)
