@@ -1692,3 +1692,40 @@ def test_an_exact_hard_margin_candidate_violating_any_margin_is_refused(monkeypa
                zip(y, model.decision_function(X))]
     assert min(margins) >= 1.0 - 1e-6
     assert model.coef_[0] == pytest.approx(4.0 / 3.0, rel=1e-6)
+
+
+class _Draws(Generator):
+    """A generator whose exponential draws are the given numbers, in order."""
+
+    def __init__(self, values):
+        super().__init__(0)
+        self._values = list(values)
+
+    def exponential(self):
+        return self._values.pop(0)
+
+
+def test_pass_fail_labels_a_total_of_exactly_seven_plus_one(lib):
+    """Y = +1 iff X1 + X2 + X3 <= 7: a total of exactly 7 (2 + 2 + 3, exact in floats) is
+    a pass, one just above it a fail (a fault made the boundary a fail)."""
+    above = 3.0 + 2.0 ** -50                # 2 + 2 + above: the float right after 7
+    X, y = lib.PassFailExample().sample(2, random_state=_Draws([2.0, 2.0, 3.0, 2.0, 2.0,
+                                                                above]))
+    assert as_list(X) == [[2.0, 2.0], [2.0, 2.0]] and as_list(y) == [1, -1]
+
+
+def test_an_exact_hard_margin_candidate_on_the_slack_is_accepted(monkeypatch):
+    """The exact hard-margin candidate is kept when its lowest margin is 1 - slack or more,
+    the slack included: here the third row's margin is exactly 1.0 - HARD_MARGIN_SLACK
+    (f(x) = x, b = 0, all exact), and the model is the candidate's, beta = 1 (a fault
+    refused the candidate on the boundary and kept SMO's beta, 1.0000000005)."""
+    import refml
+    from refml.svm import smo
+
+    edge = 1.0 - smo.HARD_MARGIN_SLACK
+    monkeypatch.setattr(smo, "is_hard_margin_kkt", lambda *args: False)
+    monkeypatch.setattr(smo, "exact_hard_margin", lambda *args: [0.5, 0.5, 0.0])
+    model = refml.SVC(kernel="linear", C=math.inf, tol=1e-12).fit(
+        [[-1.0], [1.0], [edge]], [0, 1, 1])
+    assert model.coef_[0] == 1.0 and model.intercept_ == 0.0
+    assert model.decision_function([[edge]])[0] == edge
