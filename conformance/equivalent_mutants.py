@@ -144,6 +144,8 @@ EQUIVALENT = {
      "len(theta) != len(classes) or len(theta[1]) != len(rows[0])"):
         "theta has len(classes) >= 2 rows there (two classes are checked first), all of one "
         "length (as_matrix refuses ragged rows), so theta[1] has theta[0]'s length",
+    ("refml/svm/svc.py", "kkt_violations", "Gt -> GtE", "a < C and xi >= slackness"):
+        "where xi equals slackness the assignment leaves slackness as it was",
     ("refml/tree/split.py", "is_constant", "constant 0 -> 1", "X[rows[1]][j]"):
         "is_constant runs only at nodes that passed is_leaf, so of at least min_samples_split "
         ">= 2 rows, and the loop compares every row, rows[0] included: all equal to the "

@@ -1729,3 +1729,18 @@ def test_an_exact_hard_margin_candidate_on_the_slack_is_accepted(monkeypatch):
         [[-1.0], [1.0], [edge]], [0, 1, 1])
     assert model.coef_[0] == 1.0 and model.intercept_ == 0.0
     assert model.decision_function([[edge]])[0] == edge
+
+
+
+def test_adaboost_probabilities_of_one_member_are_sigmoid_of_one(lib):
+    """SAMME's probabilities divide the score by sum_m alpha_m whatever its size, so a
+    single member's normalised score is +-1 and P = sigmoid(+-1), here with alpha_1 =
+    log(2/1) = 0.69 (two of six rows misclassified; a fault divided by 1 whenever the sum
+    was at most 1)."""
+    X = [[-2.0], [-1.0], [-0.5], [0.5], [1.0], [2.0]]
+    y = [0, 1, 0, 1, 0, 1]
+    model = lib.AdaBoostClassifier(n_estimators=1).fit(X, y)
+    assert as_list(model.estimator_weights_) == [pytest.approx(math.log(2.0), rel=1e-12)]
+    low, high = 1.0 / (1.0 + math.exp(1.0)), 1.0 / (1.0 + math.exp(-1.0))
+    for row, label in zip(as_list(model.predict_proba(X)), as_list(model.predict(X))):
+        assert row == pytest.approx([high, low] if label == 0 else [low, high], abs=1e-12)
