@@ -218,3 +218,35 @@ def test_widened_float32_lanes_and_the_bits_of_a_comparison():
         expected = sum(1 << lane for lane in range(8)
                        if float(A[1, 3 + lane]) <= B[1, 3 + lane])
         assert compiled(A, B, 1, 3) == expected
+
+
+@pytest.mark.fast
+def test_larger_chooses_one_of_its_two_floats_lane_by_lane():
+    """``larger(u, v)``: lane l is u_l where u_l > v_l, else v_l (so v_l on a tie, -0.0
+    against 0.0 included, and where either is NaN).  Its numpy stand-in runs in the k-NN's
+    plain-Python test (the k-d tree's box bounds)."""
+    import math
+    import random
+
+    import numpy as np
+    from numba import njit
+
+    from refml_fast.runtime import lanes as _lanes
+
+    def choose(U, V, out, i, j):
+        _lanes.store(out, i, j, _lanes.larger(_lanes.load(U, i, j), _lanes.load(V, i, j)))
+
+    rng = random.Random(11)
+    compiled = njit(choose)
+    for _ in range(200):
+        U = np.array([[rng.choice(SPECIALS) for _ in range(10)] for _ in range(2)])
+        V = np.array([[rng.choice(SPECIALS) for _ in range(10)] for _ in range(2)])
+        out = np.zeros((2, 10))
+        i, j = rng.randrange(2), rng.randrange(3)
+        compiled(U, V, out, i, j)
+        for lane in range(8):
+            u, v = U[i, j + lane], V[i, j + lane]
+            want = u if u > v else v
+            got = out[i, j + lane]
+            assert (got == want and math.copysign(1.0, got) == math.copysign(1.0, want)
+                    or (math.isnan(got) and math.isnan(want)))

@@ -24,6 +24,8 @@ arrays and scalars), with
   eight lanes in one store;
 - ``widened(A, i, j)``: A[i, j:j + 8] of a float32 A as float64 lanes;
 - ``at_most_bits(u, v)``: the lanes where u <= v as the bits of an int64;
+- ``larger(u, v)``: lane by lane the larger of the two (v's lane on a tie or a NaN), a
+  choice of one of the two floats;
 - ``put(A, i, j, v)``: ``store_rounded`` into a float32 A, ``store`` into a float64 one;
 - ``fused(u, v, w)``: u v + w with one rounding (LLVM's fma), float32 only: for the k-NN
   screen, whose error bound holds for any rounding of its cross products, never for a
@@ -251,6 +253,19 @@ def at_most_bits_lanes(typingctx, u, v):
 
 
 @intrinsic
+def larger_lanes(typingctx, u, v):
+    """Lane by lane the larger of u_l and v_l (v_l when they are equal or one is NaN): a
+    choice, no arithmetic, so each lane is exactly one of its two floats."""
+    if not (isinstance(u, Lanes) and u == v):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.select(builder.fcmp_ordered(">", args[0], args[1]), args[0], args[1])
+
+    return u(u, v), codegen
+
+
+@intrinsic
 def fused_lanes(typingctx, u, v, w):
     if not (u == lanes32 and v == lanes32 and w == lanes32):
         return None
@@ -381,8 +396,11 @@ if numba.config.DISABLE_JIT:
 
     def at_most_bits(u, v):
         return sum(1 << lane for lane in range(u.shape[0]) if u[lane] <= v[lane])
+
+    def larger(u, v):
+        return np.where(u > v, u, v)
 else:
     load, store, splat, fused = load_lanes, store_lanes, splat_lanes, fused_lanes
     lane, lane_sum, float32_values = lane_of, lane_total, float32_lanes
     store_rounded, transpose = store_rounded_lanes, transpose_lanes
-    widened, at_most_bits = widened_lanes, at_most_bits_lanes
+    widened, at_most_bits, larger = widened_lanes, at_most_bits_lanes, larger_lanes
