@@ -11,7 +11,8 @@ are *looked at*, never how a distance is computed or how ties are broken:
   up to SORTED_UP_TO neighbours, a heap beyond);
 - a node is skipped only when no row inside its box can have a computed Q at or below the
   current k-th best.  With b the computed squared distance from x to the node's box
-  (a sum of d squares of differences, each rounded), the computed Q of any row z in the box
+  (a sum of d squares of differences, each rounded, added in any order: ``box_bound``
+  adds them on lanes), the computed Q of any row z in the box
   satisfies Q >= b (1 - gamma) / (1 + gamma) - t with gamma = (d + 3) u / (1 - (d + 3) u),
   u = 2^-53, t = d 2^-1060 covering underflow (Higham, "Accuracy and Stability of
   Numerical Algorithms", ch. 3: each square and each sum errs by a relative u at most).
