@@ -144,6 +144,12 @@ EQUIVALENT = {
      "len(theta) != len(classes) or len(theta[1]) != len(rows[0])"):
         "theta has len(classes) >= 2 rows there (two classes are checked first), all of one "
         "length (as_matrix refuses ragged rows), so theta[1] has theta[0]'s length",
+    ("refml/svm/smo.py", "newton_step", "Gt -> GtE", "C if delta[a] >= 0.0 else 0.0"):
+        "newton_length names as hit only a position whose delta is above or below 0 (a "
+        "delta of 0, or -0.0, is skipped there), so delta[a] >= 0 and > 0 agree at the hit",
+    ("refml/svm/svc.py", "kkt_violations", "Lt -> LtE",
+     "1.0 - g if C < math.inf and g <= 1.0 else 0.0"):
+        "at g = 1 both give xi = 0 (1.0 - 1.0 is 0.0)",
     ("refml/svm/svc.py", "kkt_violations", "Gt -> GtE", "a < C and xi >= slackness"):
         "where xi equals slackness the assignment leaves slackness as it was",
     ("refml/tree/split.py", "is_constant", "constant 0 -> 1", "X[rows[1]][j]"):

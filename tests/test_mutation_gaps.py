@@ -1744,3 +1744,16 @@ def test_adaboost_probabilities_of_one_member_are_sigmoid_of_one(lib):
     low, high = 1.0 / (1.0 + math.exp(1.0)), 1.0 / (1.0 + math.exp(-1.0))
     for row, label in zip(as_list(model.predict_proba(X)), as_list(model.predict(X))):
         assert row == pytest.approx([high, low] if label == 0 else [low, high], abs=1e-12)
+
+
+def test_far_posteriors_keep_the_determinants_factor(lib):
+    """Far from the means (x = (1e200, 0), where the squared Mahalanobis distances
+    overflow) the posterior comes from score differences; with Sigma_0 = I and Sigma_1 =
+    diag(1, 4) both distances are equal there, so P(Y = 1 | x) / P(Y = 0 | x) =
+    (det Sigma_0 / det Sigma_1)^(1/2) = 1/2, as at x = (1, 0) (a fault weighed the log
+    determinants by 1 instead of 1/2 on the far path: 1/4)."""
+    model = lib.GaussianClasses(priors=[0.5, 0.5], means=[[0.0, 0.0], [0.0, 0.0]],
+                                covariances=[[[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0], [0.0, 4.0]]])
+    assert not all(math.isfinite(s) for s in as_list(model.log_scores([1e200, 0.0])))
+    for x in ([1e200, 0.0], [1.0, 0.0]):
+        assert as_list(model.posterior(x)) == pytest.approx([2.0 / 3.0, 1.0 / 3.0], rel=1e-12)
