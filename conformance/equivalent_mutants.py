@@ -78,6 +78,14 @@ EQUIVALENT = {
     ("refml/tree/text.py", "subtree_depth", "constant 1 -> 2", "2"):
         "subtree_depth is asked about split nodes only, whose left child is node + 1 "
         "(preorder): the walk that starts past it would pass it anyway",
+    ("refml/tree/text.py", "subtree_depth", "constant 1 -> 2", "node + 2"):
+        "subtree_depth is asked about split nodes only, whose left child is node + 1 "
+        "(preorder), deeper than node: the walk from node + 2 ends where the walk from node "
+        "+ 1 ends, and the maximum over depths[node:end] reads node + 1 either way",
+    ("refml/linear/least_squares.py", "_fit", "constant 0 -> 1",
+     "self._column_means(X) if self.fit_intercept else [0.0] * len(X[1])"):
+        "a fit has two classes, so two rows or more, and as_matrix refuses ragged rows: "
+        "X[1] has X[0]'s length",
     ("refml/svm/svc.py", "beta_norm_squared", "Mult -> Div", "alpha[i] / y[i] * scores[i]"):
         "the labels are coded +1 and -1 there, so alpha_i / y_i equals alpha_i * y_i exactly",
     ("refml/svm/smo.py", "second_index", "Gt -> GtE", "b >= 0.0"):
@@ -144,6 +152,9 @@ EQUIVALENT = {
      "len(theta) != len(classes) or len(theta[1]) != len(rows[0])"):
         "theta has len(classes) >= 2 rows there (two classes are checked first), all of one "
         "length (as_matrix refuses ragged rows), so theta[1] has theta[0]'s length",
+    ("refml/linear/least_squares.py", "normal_equations", "Mult -> Div", "value / y[i]"):
+        "its only caller hands it one_vs_rest_targets' columns, whose entries are -1.0 and "
+        "+1.0, and value / y equals value * y exactly for those",
     ("refml/svm/smo.py", "newton_step", "Gt -> GtE", "C if delta[a] >= 0.0 else 0.0"):
         "newton_length names as hit only a position whose delta is above or below 0 (a "
         "delta of 0, or -0.0, is skipped there), so delta[a] >= 0 and > 0 agree at the hit",
@@ -152,6 +163,10 @@ EQUIVALENT = {
         "at g = 1 both give xi = 0 (1.0 - 1.0 is 0.0)",
     ("refml/svm/svc.py", "kkt_violations", "Gt -> GtE", "a < C and xi >= slackness"):
         "where xi equals slackness the assignment leaves slackness as it was",
+    ("refml/tree/classifier.py", "grow_node", "constant 0 -> 1",
+     "candidate_features(X, rows, len(X[1]), settings['n_candidates'], rng)"):
+        "candidate_features runs only past is_leaf, at a node of at least min_samples_split "
+        ">= 2 rows, so X has a second row, of X[0]'s length (as_matrix refuses ragged rows)",
     ("refml/tree/split.py", "is_constant", "constant 0 -> 1", "X[rows[1]][j]"):
         "is_constant runs only at nodes that passed is_leaf, so of at least min_samples_split "
         ">= 2 rows, and the loop compares every row, rows[0] included: all equal to the "

@@ -1757,3 +1757,29 @@ def test_far_posteriors_keep_the_determinants_factor(lib):
     assert not all(math.isfinite(s) for s in as_list(model.log_scores([1e200, 0.0])))
     for x in ([1e200, 0.0], [1.0, 0.0]):
         assert as_list(model.posterior(x)) == pytest.approx([2.0 / 3.0, 1.0 / 3.0], rel=1e-12)
+
+
+def test_histogram_densities_divide_when_n_times_the_volume_is_below_one(lib):
+    """f_hat = N / (n prod_j h_j) by one division also while n prod_j h_j is below 1 (here
+    0.2: two rows, one bin of width 0.1): 10.0, where the logarithms' route gives
+    9.999999999999998 (a fault took it for every volume up to 1)."""
+    model = lib.Histogram(bins=1).fit([[0.0], [0.1]])
+    width = float(model.bin_width_[0])
+    assert 2 * width < 1.0
+    assert float(model.pdf([[0.0]])[0]) == 2 / (2 * width) == 10.0
+
+
+def test_armijo_accepts_a_decrease_of_exactly_the_fraction():
+    """Armijo's test is L(theta + t delta) <= L + c t slope, equality included: a trial
+    whose loss is exactly L + c slope at t = 1 (and whose gradient is larger, so the
+    rounding clause does not apply) is the step taken (a fault asked for a strict
+    decrease and halved to t = 1/2)."""
+    loss, slope = 1.0, -1.0
+    exactly = loss + solvers.ARMIJO_FRACTION * 1.0 * slope
+
+    def objective(theta):
+        return exactly, [10.0]
+
+    accepted = solvers._backtrack(objective, solvers.ListSteps(1), [0.0], loss, [-1.0],
+                                  [1.0], slope)
+    assert accepted is not None and accepted[0] == [1.0]
