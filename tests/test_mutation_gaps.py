@@ -1783,3 +1783,54 @@ def test_armijo_accepts_a_decrease_of_exactly_the_fraction():
     accepted = solvers._backtrack(objective, solvers.ListSteps(1), [0.0], loss, [-1.0],
                                   [1.0], slope)
     assert accepted is not None and accepted[0] == [1.0]
+
+
+def _integrated_bayes_risk(priors, mus, sds, low=-40.0, high=40.0, steps=400_000):
+    """1 - integral of max_k pi_k N(x; mu_k, s_k^2) dx by Simpson's rule (an independent
+    reckoning of the risk, for comparison with the closed form)."""
+    h = (high - low) / steps
+    total = 0.0
+    for i in range(steps + 1):
+        x = low + i * h
+        best = max(p * math.exp(-0.5 * ((x - m) / s) ** 2) / (s * math.sqrt(2.0 * math.pi))
+                   for p, m, s in zip(priors, mus, sds))
+        total += best * (1 if i in (0, steps) else 4 if i % 2 else 2)
+    return 1.0 - total * h / 3.0
+
+
+def test_the_one_dimensional_bayes_risk_finds_the_crossing_of_equal_variances(lib):
+    """Three classes on one feature, two of them with the same variance: their log-density
+    difference is linear (A = 0), B x + C with B = mu_0/s^2 - mu_1/s^2 = 1 here, and its
+    root -C/B is a boundary of the Bayes rule (a fault took B = 1 for "no root"; the risk
+    then missed the boundary between the two classes).  R* agrees with 1 - integral of
+    max_k pi_k N_k by Simpson's rule."""
+    priors, mus, sds = [0.3, 0.3, 0.4], [1.0, 0.0, 6.0], [1.0, 1.0, 2.0]
+    d = lib.GaussianClasses(priors, [[m] for m in mus], [[[s * s]] for s in sds])
+    value, error = d.bayes_risk(return_error=True)
+    assert error == 0.0
+    assert value == pytest.approx(_integrated_bayes_risk(priors, mus, sds), abs=1e-9)
+
+
+def _heights(tree, node):
+    """The height of the subtree below ``node``, by recursion over the children."""
+    left, right = int(tree.children_left[node]), int(tree.children_right[node])
+    if left < 0:
+        return 0
+    return 1 + max(_heights(tree, left), _heights(tree, right))
+
+
+def test_a_truncated_branch_reports_its_own_height_not_its_sibling_s(lib):
+    """``to_text(max_depth=0)`` reports each child of the root as "truncated branch of
+    depth h", h the height of that child's own subtree (a fault let the left child's
+    subtree run on into its right sibling's, reporting the sibling's height when it was
+    the larger).  Labels 0 1 0 0 1 1 0 1 1 0 on x = 0..9: the root splits at 3.5, the left
+    subtree has height 2 and the right one height 3 (heights by recursion over the
+    children)."""
+    X = [[float(i)] for i in range(10)]
+    model = lib.DecisionTreeClassifier().fit(X, [0, 1, 0, 0, 1, 1, 0, 1, 1, 0])
+    tree = model.tree_
+    children = int(tree.children_left[0]), int(tree.children_right[0])
+    assert [_heights(tree, c) for c in children] == [2, 3]
+    assert model.to_text(max_depth=0, decimals=1).splitlines() == [
+        "|--- x0 <= 3.5", "|   |--- truncated branch of depth 2",
+        "|--- x0 >  3.5", "|   |--- truncated branch of depth 3"]
