@@ -256,4 +256,8 @@ EQUIVALENT = {
     ("refml/svm/separator.py", "_max_margin_separator", "constant 0.0 -> 1.0",
      "all((s * _smo.kernel_value('linear', theta, r, 1.0, 0, 0.0) > 0.0 for r, s in "
      "zip(rows, signs)))"): _LINEAR,
+    ("refml/perceptron/perceptron.py", "correct", "Mult -> Div",
+     "update(theta, self.rows[i], gamma / self.y[i])"):
+        "the binary rule's labels are the signs +1.0 and -1.0 (signs_from_codes), so "
+        "gamma / y_i equals gamma * y_i exactly",
 }

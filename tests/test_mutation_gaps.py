@@ -1834,3 +1834,29 @@ def test_a_truncated_branch_reports_its_own_height_not_its_sibling_s(lib):
     assert model.to_text(max_depth=0, decimals=1).splitlines() == [
         "|--- x0 <= 3.5", "|   |--- truncated branch of depth 2",
         "|--- x0 >  3.5", "|   |--- truncated branch of depth 3"]
+
+
+def test_make_separable_puts_exactly_one_point_on_the_margin(lib):
+    """y_i theta*'x_i = margin + e_i with e_i ~ Exp(1) for every point but one, whose e_i
+    is 0: the margin is attained at exactly one point, the others lie beyond it (a fault
+    put every point but one on the margin)."""
+    X, y, theta = lib.make_separable(40, 3, 0.5, random_state=11, return_separator=True)
+    X, y, theta = as_list(X), as_list(y), as_list(theta)
+    margins = sorted(label * sum(t * v for t, v in zip(theta, x)) for x, label in zip(X, y))
+    assert math.isclose(margins[0], 0.5, rel_tol=1e-12)
+    assert margins[1] > 0.5 + 1e-6
+
+
+def test_the_exact_hard_margin_solves_a_support_set_of_the_largest_size(monkeypatch):
+    """The exact system is solved for support sets of up to HARD_MARGIN_MAX_SUPPORT points
+    and refused above (a fault refused the largest size too).  With the rbf kernel at
+    gamma = 1000 on points one apart, K = I exactly (exp(-1000) underflows to 0), so with
+    alternating labels Q alpha + y b = 1, y'alpha = 0 gives alpha = 1 and b = 0."""
+    from refml.svm import smo
+
+    monkeypatch.setattr(smo, "HARD_MARGIN_MAX_SUPPORT", 4)
+    for size, expected in ((4, [1.0] * 4), (5, None)):
+        rows = [[float(i)] for i in range(size)]
+        labels = [1 if i % 2 == 0 else -1 for i in range(size)]
+        alpha = smo.exact_hard_margin(rows, labels, [0.5] * size, "rbf", 1000.0, 3, 0.0)
+        assert alpha == (expected if expected is None else pytest.approx(expected, abs=1e-12))
