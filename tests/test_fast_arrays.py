@@ -149,6 +149,7 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
     from refml_fast.neighbors import kdtree as _kdtree
     from refml_fast.neighbors import knn as neighbors
     from refml_fast.neighbors import rows as _knn_rows
+    from refml_fast.runtime import threads
     from refml_fast.svm import kernel_rows as _kernel_rows
     from refml_fast.svm import svc as svm
 
@@ -180,7 +181,7 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
     sizes = [(_kernels, "PARALLEL_WORK"), (svm, "SCORES_FROM"),
              (multinomial, "PARALLEL_UNITS"), (hessian, "PARALLEL_WORK"),
              (binary, "PARALLEL_ENTRIES"), (_knn_rows, "PARALLEL_ENTRIES"),
-             (ensemble, "PARALLEL_VOTES"), (_kdtree, "PARALLEL_QUERIES"),
+             (ensemble, "PARALLEL_VOTES"), (_kdtree, "LAUNCH_SECONDS"),
              (_kernel_rows, "THREADS_FROM"), (_kernel_rows, "TRANSPOSE_THREADS_FROM")]
     for module, name in sizes:
         monkeypatch.setattr(module, name, 10 ** 15)
@@ -189,6 +190,8 @@ def test_the_parallel_and_serial_twins_give_the_same_answers(monkeypatch):
     for module, name in sizes:
         monkeypatch.setattr(module, name, 1e-9)      # every size far above the sure one
     monkeypatch.setattr(neighbors, "search_seconds", lambda *shape: 1e3)
+    monkeypatch.setattr(_kdtree, "TIMED_QUERIES", 1)  # the rest, timed: launched unprobed
+    monkeypatch.setattr(threads, "SURE_SECONDS", 0.0)
     assert answers() == serial
 
 
@@ -254,6 +257,101 @@ def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatc
     monkeypatch.setattr(_config, "empty_launch", lambda: None)
     assert launch(2.0) == "parallel"
 
+
+@pytest.mark.fast
+def test_a_claimed_launch_is_not_probed(monkeypatch):
+    """``run_parallel(claimed=True)``: from a size of 1 the parallel twin runs without an
+    empty launch first, even while the cores were found busy; below 1 serial; and serial
+    still while another library's threads hold the cores (``_HELD_UNTIL``)."""
+    import time
+
+    from refml_fast.runtime import threads as _config
+
+    ran = []
+
+    def launch(size):
+        _config.run_parallel(lambda: ran.append("parallel"), lambda: ran.append("serial"),
+                             size, claimed=True)
+        return ran.pop()
+
+    def no_probe():
+        raise AssertionError("a claimed launch probed the cores")
+
+    monkeypatch.setattr(_config, "_BUSY_UNTIL", [time.perf_counter() + 60.0])
+    monkeypatch.setattr(_config, "_HELD_UNTIL", [0.0])
+    monkeypatch.setattr(_config, "_LATE_WAKE", [0.0, 0.0])
+    monkeypatch.setattr(_config, "empty_launch", no_probe)
+    monkeypatch.setattr(_config, "foreign_run_seconds", dict)
+    assert launch(0.5) == "serial"
+    assert launch(1.0) == "parallel"
+    monkeypatch.setattr(_config, "_HELD_UNTIL", [time.perf_counter() + 60.0])
+    assert launch(1000.0) == "serial"
+
+
+@pytest.mark.fast
+def test_a_claimed_launch_slower_than_its_serial_work_sends_less_work_serial(monkeypatch):
+    """A claimed launch that took longer than its estimated serial seconds (a thread woke
+    late) makes claimed launches of less work than it took run serial for LATE_WAKE_FOR
+    seconds; more work still launches, and so does any work afterwards."""
+    import time
+
+    from refml_fast.runtime import threads as _config
+
+    ran = []
+
+    def launch(seconds, delay=0.0):
+        def parallel():
+            time.sleep(delay)
+            ran.append("parallel")
+
+        _config.run_parallel(parallel, lambda: ran.append("serial"), seconds / 0.001,
+                             unit_seconds=0.001, claimed=True)
+        return ran.pop()
+
+    monkeypatch.setattr(_config, "_HELD_UNTIL", [0.0])
+    monkeypatch.setattr(_config, "_LATE_WAKE", [0.0, 0.0])
+    monkeypatch.setattr(_config, "foreign_run_seconds", dict)
+    assert launch(0.004, delay=0.001) == "parallel"        # quicker than 4 ms: nothing noted
+    assert launch(0.004) == "parallel"
+    assert launch(0.004, delay=0.03) == "parallel"         # 30 ms for 4 ms of work: late
+    assert _config._LATE_WAKE[0] >= 0.03
+    assert launch(0.02) == "serial"
+    assert launch(0.05) == "parallel"
+    monkeypatch.setattr(_config, "_LATE_WAKE", [0.04, time.perf_counter() - 1e-3])
+    assert launch(0.02) == "parallel"                      # remembered no longer
+
+
+@pytest.mark.fast
+def test_the_k_d_tree_times_its_first_queries_and_shares_the_rest(monkeypatch):
+    """``kdtree.query`` answers TIMED_QUERIES queries on the calling thread, then hands the
+    rest to ``run_parallel`` with their serial seconds estimated from that time: below
+    LAUNCH_SECONDS serial, above it parallel; the answers are the brute force's."""
+    import numpy as np
+
+    import refml_fast
+    from refml_fast.neighbors import kdtree
+
+    rng = np.random.default_rng(5)
+    X, Q = rng.normal(size=(3000, 3)), rng.normal(size=(900, 3))
+    y = (X[:, 0] > 0).astype(int)
+    brute = refml_fast.KNeighborsClassifier(n_neighbors=4, algorithm="brute").fit(X, y)
+    expected = [a.tolist() for a in brute.kneighbors(Q)]
+    sizes = []
+    real = kdtree.run_parallel
+
+    def recording(parallel, serial, size, *args, **options):
+        sizes.append((args[0].shape[0], size, options))
+        return real(parallel, serial, size, *args, **options)
+
+    monkeypatch.setattr(kdtree, "run_parallel", recording)
+    tree = refml_fast.KNeighborsClassifier(n_neighbors=4, algorithm="kd_tree").fit(X, y)
+    for launch_seconds in (1e3, 1e-9):
+        monkeypatch.setattr(kdtree, "LAUNCH_SECONDS", launch_seconds)
+        assert [a.tolist() for a in tree.kneighbors(Q)] == expected
+        rest, size, options = sizes.pop()
+        assert rest == 900 - kdtree.TIMED_QUERIES
+        assert options == {"unit_seconds": launch_seconds, "claimed": True}
+        assert (size < 1) == (launch_seconds == 1e3)
 
 @pytest.mark.fast
 def test_one_slow_empty_launch_then_a_quick_one_means_the_core_was_handed_over(monkeypatch):

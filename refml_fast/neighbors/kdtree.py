@@ -30,6 +30,8 @@ the order of the leaves they fall in, so that neighbouring queries share the nod
 they read (``leaf_of``).
 """
 
+import time
+
 import numba
 import numpy as np
 
@@ -44,7 +46,10 @@ AUTO_DIMENSIONS = 6   # algorithm="auto" builds the tree up to this many feature
 TREE_FROM_ROWS = {7: 12_000, 8: 25_000, 9: 40_000, 10: 80_000, 11: 150_000}  # from 7 to
                       # 11 from these many rows on (times 1 + k / 10): ``search_method``
 ROUNDOFF = 2.0 ** -53
-PARALLEL_QUERIES = 1024  # queries from which they are shared among cores (a few ms of work)
+TIMED_QUERIES = 128      # queries answered first on the calling thread, timed: the rest's
+                         # serial seconds are estimated from them (``query``)
+LAUNCH_SECONDS = 0.004   # the rest's serial seconds from which the threads share them
+                         # (``query``)
 QUERY_RUN = 64           # queries a thread takes at a time
 SORTED_UP_TO = 256      # the k best as a sorted list up to this k, beyond it as a heap
                         # (17,211 x 4, 1,000 queries, one core, the heap and X read through
@@ -295,17 +300,37 @@ def box_bound(x_lanes, lower, upper, node):
 
 def query(Xq, nodes, lower, upper, order, columns, out_squared, out_indices):
     """The k nearest training rows of every query by (refml's Q, training index): the
-    queries on Numba's threads (one parallel launch at a time, ``threads.run_parallel``),
-    in the order of the leaves they fall in (``leaf_of``) when the tree holds ORDERED_FROM
-    values or more.  The boxes go to the queries padded to whole lanes (``box_bound``)."""
+    first TIMED_QUERIES on the calling thread, timed, and the rest on Numba's threads
+    when their serial seconds, estimated from that time, reach LAUNCH_SECONDS (one
+    parallel launch at a time, ``threads.run_parallel``).  A query's cost moves by orders
+    of magnitude with d, k, n and the data's clustering, so a count of queries foretells
+    little: 1,428 queries of k = 1 in 4 features take 1.7 ms on one core.  The threads
+    claim runs of queries, so a launch lasts at most about the longer of the serial time
+    and a late thread's wake, and it is not probed (``run_parallel(claimed=True)``): on
+    the 2-core machine of docs/performance.md, after 0.1-0.25 s idle, a probe of empty
+    launches took 0.1-1.4 ms, and in some stretches 2 + 8 ms, longer than the work.  From
+    4 ms on, a wake of 8 ms costs at most twice the serial time, and quick threads halve
+    it (5,095 x 5, k = 10, 2,547 queries: 8.3 ms serial; 13,712 x 3, k = 1, 6,856
+    queries, fit + predict after 0.25 s idle, medians of nine: 5.9 ms, 7.2 serial).
+    In the order of the leaves they fall in (``leaf_of``) when the tree holds ORDERED_FROM
+    values or more.  The boxes go to the queries padded to whole lanes (``box_bound``).
+    Each query's answer is its own, whichever thread and order answer it."""
     ordered = columns.shape[0] * order.shape[0] >= ORDERED_FROM
     d = lower.shape[1]
     width = LANES * -(-d // LANES)
     lower_lanes, upper_lanes = np.zeros((lower.shape[0], width)), np.zeros((upper.shape[0], width))
     lower_lanes[:, :d], upper_lanes[:, :d] = lower, upper
-    run_parallel(query_parallel, query_serial, Xq.shape[0] / PARALLEL_QUERIES, Xq, nodes,
-                 lower_lanes, upper_lanes, order, columns, out_squared, out_indices, ordered,
-                 numba.get_num_threads())
+    tree = (nodes, lower_lanes, upper_lanes, order, columns)
+    n_slots = numba.get_num_threads()
+    n_queries = Xq.shape[0]
+    first = min(n_queries, TIMED_QUERIES)
+    start = time.perf_counter()
+    query_serial(Xq[:first], *tree, out_squared[:first], out_indices[:first], ordered, n_slots)
+    if first < n_queries:
+        rest_seconds = (time.perf_counter() - start) * (n_queries - first) / first
+        run_parallel(query_parallel, query_serial, rest_seconds / LAUNCH_SECONDS, Xq[first:],
+                     *tree, out_squared[first:], out_indices[first:], ordered, n_slots,
+                     unit_seconds=LAUNCH_SECONDS, claimed=True)
 
 
 @kernel(parallel=True)
