@@ -1860,3 +1860,15 @@ def test_the_exact_hard_margin_solves_a_support_set_of_the_largest_size(monkeypa
         labels = [1 if i % 2 == 0 else -1 for i in range(size)]
         alpha = smo.exact_hard_margin(rows, labels, [0.5] * size, "rbf", 1000.0, 3, 0.0)
         assert alpha == (expected if expected is None else pytest.approx(expected, abs=1e-12))
+
+
+@pytest.mark.parametrize("max_features, n_features, expected", [
+    ("sqrt", 3, 1), ("sqrt", 4, 2), ("log2", 1, 1), ("log2", 3, 1), ("log2", 4, 2)])
+def test_max_features_by_name_searches_one_feature_at_least(lib, max_features, n_features,
+                                                            expected):
+    """m = max(1, floor(sqrt d)) or max(1, floor(log2 d)), as scikit-learn takes them: one
+    feature of three under "sqrt", one of three under "log2" (a fault took at least 2)."""
+    X = [[float((i * (j + 3)) % 7) for j in range(n_features)] for i in range(12)]
+    y = [i % 2 for i in range(12)]
+    model = lib.DecisionTreeClassifier(max_features=max_features, random_state=0).fit(X, y)
+    assert model.max_features_ == expected
