@@ -18,6 +18,8 @@ _NONZERO_LABELS = "the labels are coded +1 and -1 there, never 0"
 _MU2 = "int x^2 K is 1 for both kernels (the Epanechnikov is scaled to variance 1)"
 _PAIRS = ("every pair's decisions hold one value per row, and these run for K >= 3 classes only "
           "(three pairs or more), so decisions[1] has decisions[0]'s length")
+_SAME_LENGTH = ("every row x~_i has the same length, d (+ 1), and there are at least two (both "
+                "classes, signed_rows)")
 _NO_HIT = ("``hit`` names no position of F either way: the caller only compares it with "
            "positions (0, 1, ...)")
 
@@ -250,9 +252,13 @@ EQUIVALENT = {
         "matrices give the same Cholesky factor but for the sign of zeros, so w and b are "
         "equal (==) floats",
     ("refml/perceptron/perceptron.py", "perceptron_criterion", "constant 0 -> 1",
-     "len(theta) != len(rows[1])"):
-        "every row x~_i has the same length, d (+ 1), and there are at least two (both "
-        "classes, signed_rows)",
+     "len(theta) != len(rows[1])"): _SAME_LENGTH,
+    ("refml/perceptron/theorem.py", "mistake_bound", "constant 0 -> 1",
+     "len(theta) != len(rows[1])"): _SAME_LENGTH,
+    ("refml/bayes/distributions.py", "_codes_of", "constant 1 -> 2",
+     "[code.get(label, -2) for label in predictions]"):
+        "its one caller, risk_of_predictions, reads a code only as codes[i] < 0 (no class) "
+        "and k != codes[i] over class indices k >= 0: -2 and -1 answer both alike",
     ("refml/svm/separator.py", "_max_margin_separator", "constant 0.0 -> 1.0",
      "all((s * _smo.kernel_value('linear', theta, r, 1.0, 0, 0.0) > 0.0 for r, s in "
      "zip(rows, signs)))"): _LINEAR,
