@@ -72,9 +72,9 @@ def run_parallel(parallel, serial, size, *args, unit_seconds=UNIT_SECONDS, claim
     (``refml_fast.runtime.claims``), so the calling thread works on from the launch and a
     thread that starts late finds less to do: the launch lasts about max(T, w) at worst,
     T the serial seconds and w the late thread's wake, instead of T / 2 + w.  Such a
-    launch from a size of 1 needs no probe when the caller's threshold is at least a late
-    wake (``kdtree.LAUNCH_SECONDS``), unless a claimed launch lately took longer than the
-    serial work (``note_late_wake``).
+    launch runs from a size of 1 without a probe (the caller's threshold is the work worth
+    risking a late wake for: ``kdtree.LAUNCH_SECONDS``), unless a claimed launch lately
+    took longer than its serial work (``note_late_wake``).
     """
     if size >= 1 and _LAUNCH.acquire(blocking=False):
         try:
