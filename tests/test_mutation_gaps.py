@@ -1872,3 +1872,24 @@ def test_max_features_by_name_searches_one_feature_at_least(lib, max_features, n
     y = [i % 2 for i in range(12)]
     model = lib.DecisionTreeClassifier(max_features=max_features, random_state=0).fit(X, y)
     assert model.max_features_ == expected
+
+
+def test_a_positive_multiplier_exactly_free_margin_below_c_counts_as_at_c():
+    """intercept, label +1: alpha = C - tiny counts as at C (I_low only), so with no free
+    multiplier beta_0 is the midpoint of [max_{I_up} v, min_{I_low} v] = [-0.5, 0.5], 0 (a
+    fault put it in I_up too, raising the lower end to its v = 0.5: 0.5).  Rows: (+1, C -
+    tiny, v = 0.5), (-1, C, v = -1), (+1, 0, v = -0.5), (-1, 0, v = 1)."""
+    from refml.svm.svc import FREE_MARGIN, intercept
+
+    C = 1.0
+    alpha = [C - FREE_MARGIN * C, C, 0.0, 0.0]
+    assert intercept(alpha, [1, -1, 1, -1], [0.5, 0.0, 1.5, -2.0], C) == 0.0
+
+
+def test_the_norm_of_beta_sums_over_the_support_only():
+    """||beta||^2 = sum_i alpha_i y_i f0(x_i) over alpha_i > 0: a row outside the support
+    adds nothing, even where its f0 is not finite (a fault summed alpha_i >= 0 and took
+    0 * inf = NaN)."""
+    from refml.svm.svc import beta_norm_squared
+
+    assert beta_norm_squared([0.0, 1.0, 0.5], [1, -1, 1], [math.inf, -2.0, 4.0]) == 4.0
