@@ -1893,3 +1893,13 @@ def test_the_norm_of_beta_sums_over_the_support_only():
     from refml.svm.svc import beta_norm_squared
 
     assert beta_norm_squared([0.0, 1.0, 0.5], [1, -1, 1], [math.inf, -2.0, 4.0]) == 4.0
+
+
+def test_bagging_a_member_without_weights_on_one_row_of_positive_weight(lib):
+    """Weights 0, 1, 0 leave one row to draw from: each bootstrap sample is that row, of
+    one class, so every member votes its label, 1 (a fault read the sample's second label,
+    which a sample of one row does not have)."""
+    model = lib.BaggingClassifier(lib.KNeighborsClassifier(n_neighbors=1), n_estimators=3,
+                                  random_state=0)
+    model.fit([[0.0], [1.0], [2.0]], [0, 1, 1], sample_weight=[0.0, 1.0, 0.0])
+    assert as_list(model.predict([[0.0], [5.0]])) == [1, 1]
