@@ -259,73 +259,96 @@ def test_launches_run_serial_for_a_while_when_an_empty_launch_is_slow(monkeypatc
 
 
 @pytest.mark.fast
-def test_a_claimed_launch_is_not_probed(monkeypatch):
-    """``run_parallel(claimed=True)``: from a size of 1 the parallel twin runs without an
-    empty launch first, even while the cores were found busy; below 1 serial; and serial
-    still while another library's threads hold the cores (``_HELD_UNTIL``)."""
+def test_claimed_work_runs_every_piece_once_whoever_claims_it():
+    """``helpers.run_claimed``: 1 to 4 slots, helpers taking part or not, every piece of
+    a claimed kernel is run exactly once (each counts its runs and writes its number),
+    and a helper's error reaches the caller."""
     import time
 
-    from refml_fast.runtime import threads as _config
+    import numpy as np
 
-    ran = []
+    from refml_fast.runtime import helpers
+    from refml_fast.runtime.claims import claim
+    from refml_fast.runtime.options import kernel
 
-    def launch(size):
-        _config.run_parallel(lambda: ran.append("parallel"), lambda: ran.append("serial"),
-                             size, claimed=True)
-        return ran.pop()
+    @kernel
+    def pieces(counter, runs, out):
+        while True:
+            piece = claim(counter)
+            if piece >= out.shape[0]:
+                break
+            for _ in range(200):          # some work, so that helpers come in
+                out[piece, 1] += 1.0
+            out[piece, 0] = piece
+            runs[piece] += 1
 
-    def no_probe():
-        raise AssertionError("a claimed launch probed the cores")
+    for slots in (1, 2, 3, 4):
+        for _ in range(20):
+            out = np.zeros((5000, 2))
+            runs = np.zeros(5000, dtype=np.int64)
+            helpers.run_claimed(pieces, slots, np.zeros(1, dtype=np.int64), runs, out)
+            assert runs.tolist() == [1] * 5000
+            assert out[:, 0].tolist() == list(range(5000))
+            assert out[:, 1].tolist() == [200.0] * 5000
 
-    monkeypatch.setattr(_config, "_BUSY_UNTIL", [time.perf_counter() + 60.0])
-    monkeypatch.setattr(_config, "_HELD_UNTIL", [0.0])
-    monkeypatch.setattr(_config, "_LATE_WAKE", [0.0, 0.0])
-    monkeypatch.setattr(_config, "empty_launch", no_probe)
-    monkeypatch.setattr(_config, "foreign_run_seconds", dict)
-    assert launch(0.5) == "serial"
-    assert launch(1.0) == "parallel"
-    monkeypatch.setattr(_config, "_HELD_UNTIL", [time.perf_counter() + 60.0])
-    assert launch(1000.0) == "serial"
+    def failing(seen):
+        seen.append(1)
+        if len(seen) == 2:
+            raise ValueError("a helper's error")
+        time.sleep(0.2)                   # the caller's part: the helper starts meanwhile
+
+    with pytest.raises(ValueError, match="a helper's error"):
+        helpers.run_claimed(failing, 2, [])
 
 
 @pytest.mark.fast
-def test_a_claimed_launch_slower_than_its_serial_work_sends_less_work_serial(monkeypatch):
-    """A claimed launch that took longer than its estimated serial seconds (a thread woke
-    late) makes claimed launches of less work than it took run serial for LATE_WAKE_FOR
-    seconds; more work still launches, and so does any work afterwards."""
+def test_claimed_work_never_waits_for_a_helper_that_has_not_started(monkeypatch):
+    """A helper that wakes late (here: never) costs nothing: the caller runs every piece
+    and returns; a helper that wakes after the caller finished finds the job closed and
+    runs nothing.  A second caller while a shared launch is under way runs alone."""
+    import threading
     import time
 
-    from refml_fast.runtime import threads as _config
+    import numpy as np
 
-    ran = []
+    from refml_fast.runtime import helpers
 
-    def launch(seconds, delay=0.0):
-        def parallel():
-            time.sleep(delay)
-            ran.append("parallel")
+    calls = []
 
-        _config.run_parallel(parallel, lambda: ran.append("serial"), seconds / 0.001,
-                             unit_seconds=0.001, claimed=True)
-        return ran.pop()
+    def work(counter):
+        calls.append(threading.get_ident())
+        counter[0] += 1
 
-    monkeypatch.setattr(_config, "_HELD_UNTIL", [0.0])
-    monkeypatch.setattr(_config, "_LATE_WAKE", [0.0, 0.0])
-    monkeypatch.setattr(_config, "foreign_run_seconds", dict)
-    assert launch(0.004, delay=0.001) == "parallel"        # quicker than 4 ms: nothing noted
-    assert launch(0.004) == "parallel"
-    assert launch(0.004, delay=0.03) == "parallel"         # 30 ms for 4 ms of work: late
-    assert _config._LATE_WAKE[0] >= 0.03
-    assert launch(0.02) == "serial"
-    assert launch(0.05) == "parallel"
-    monkeypatch.setattr(_config, "_LATE_WAKE", [0.04, time.perf_counter() - 1e-3])
-    assert launch(0.02) == "parallel"                      # remembered no longer
+    monkeypatch.setattr(helpers, "start_helpers", lambda count: None)   # no helper wakes
+    monkeypatch.setattr(helpers, "_STATE", {"helpers": 0, "generation": 0, "job": None})
+    counter = np.zeros(1, dtype=np.int64)
+    start = time.perf_counter()
+    helpers.run_claimed(work, 2, counter)
+    assert time.perf_counter() - start < 0.5
+    assert calls == [threading.get_ident()] and counter[0] == 1
+    job = helpers.Job(work, (counter,), 1)
+    job.closed = True                     # a late helper finds it so
+    state = {"generation": 0, "job": None}
+    late = threading.Thread(target=helpers.helper_loop, args=(0, state), daemon=True)
+    late.start()
+    with helpers._COND:
+        state.update(generation=1, job=job)
+        helpers._COND.notify_all()
+    time.sleep(0.2)
+    assert job.taken == 0 and calls == [threading.get_ident()]
+    assert helpers._LOCK.acquire(blocking=False)    # a launch under way: the next runs alone
+    try:
+        helpers.run_claimed(work, 2, counter)
+        assert calls[-1] == threading.get_ident() and counter[0] == 2
+    finally:
+        helpers._LOCK.release()
 
 
 @pytest.mark.fast
 def test_the_k_d_tree_times_its_first_queries_and_shares_the_rest(monkeypatch):
     """``kdtree.query`` answers TIMED_QUERIES queries on the calling thread, then hands the
-    rest to ``run_parallel`` with their serial seconds estimated from that time: below
-    LAUNCH_SECONDS serial, above it parallel; the answers are the brute force's."""
+    rest to ``run_claimed``: alone when their serial seconds, estimated from that time,
+    are below LAUNCH_SECONDS, else with every thread; the answers are the brute force's."""
     import numpy as np
 
     import refml_fast
@@ -336,22 +359,21 @@ def test_the_k_d_tree_times_its_first_queries_and_shares_the_rest(monkeypatch):
     y = (X[:, 0] > 0).astype(int)
     brute = refml_fast.KNeighborsClassifier(n_neighbors=4, algorithm="brute").fit(X, y)
     expected = [a.tolist() for a in brute.kneighbors(Q)]
-    sizes = []
-    real = kdtree.run_parallel
+    launches = []
+    real = kdtree.run_claimed
 
-    def recording(parallel, serial, size, *args, **options):
-        sizes.append((args[0].shape[0], size, options))
-        return real(parallel, serial, size, *args, **options)
+    def recording(work, slots, *args):
+        launches.append((args[0].shape[0], slots))
+        return real(work, slots, *args)
 
-    monkeypatch.setattr(kdtree, "run_parallel", recording)
+    monkeypatch.setattr(kdtree, "run_claimed", recording)
+    monkeypatch.setattr(kdtree.numba, "get_num_threads", lambda: 2)
     tree = refml_fast.KNeighborsClassifier(n_neighbors=4, algorithm="kd_tree").fit(X, y)
-    for launch_seconds in (1e3, 1e-9):
+    for launch_seconds, slots in ((1e3, 1), (1e-9, 2)):
         monkeypatch.setattr(kdtree, "LAUNCH_SECONDS", launch_seconds)
         assert [a.tolist() for a in tree.kneighbors(Q)] == expected
-        rest, size, options = sizes.pop()
-        assert rest == 900 - kdtree.TIMED_QUERIES
-        assert options == {"unit_seconds": launch_seconds, "claimed": True}
-        assert (size < 1) == (launch_seconds == 1e3)
+        assert launches.pop() == (900 - kdtree.TIMED_QUERIES, slots)
+
 
 @pytest.mark.fast
 def test_one_slow_empty_launch_then_a_quick_one_means_the_core_was_handed_over(monkeypatch):

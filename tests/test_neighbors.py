@@ -366,7 +366,70 @@ def test_auto_picks_the_kd_tree_from_7_to_11_features_when_the_rows_are_many():
     model = refml_fast.KNeighborsClassifier(n_neighbors=1).fit(X, y)
     assert model._fit_method == "kd_tree"
     assert model.kneighbors(X[:3])[1][:, 0].tolist() == [0, 1, 2]
-    assert refml_fast.KNeighborsClassifier(n_neighbors=5).fit(X, y)._fit_method == "brute"
+    below = refml_fast.KNeighborsClassifier(n_neighbors=50).fit(X, y)    # below the trial
+    assert below._fit_method == "brute" and not below._search.trial
+
+
+@pytest.mark.fast
+def test_auto_puts_the_kd_tree_on_trial_below_its_threshold():
+    """From 7 to 11 features, "auto" between TREE_FROM_ROWS[d] (1 + k / 10) / TRIAL_FRACTION
+    rows and the tree's own threshold builds the tree on trial (``on_trial``); never for
+    another metric, another algorithm, or other dimensions."""
+    import math
+
+    from refml_fast.neighbors.kdtree import TREE_FROM_ROWS, TRIAL_FRACTION, on_trial
+
+    for d, least in TREE_FROM_ROWS.items():
+        for k in (1, 5, 50):
+            top = least * (1 + k / 10)
+            bottom = math.ceil(top / TRIAL_FRACTION)
+            assert on_trial("auto", "euclidean", bottom, d, k)
+            assert not on_trial("auto", "euclidean", bottom - 1, d, k)
+            assert on_trial("auto", "euclidean", math.ceil(top) - 1, d, k)
+            assert not on_trial("auto", "euclidean", math.ceil(top), d, k)
+            assert not on_trial("auto", "mahalanobis", bottom, d, k)
+            assert not on_trial("kd_tree", "euclidean", bottom, d, k)
+            assert not on_trial("brute", "euclidean", bottom, d, k)
+    for d in (2, 6, 12, 30):
+        assert not on_trial("auto", "euclidean", 50_000, d, 5)
+
+
+@pytest.mark.fast
+def test_the_tree_on_trial_keeps_or_hands_over_with_the_same_neighbours(monkeypatch):
+    """A search of at most TIMED_QUERIES leaves the trial open; a larger one decides it by
+    the tree's timed queries against the brute force's estimate (``search_seconds``):
+    the tree kept, or the rest and every later search handed to the brute force, its tree
+    dropped.  Either way refml's neighbours, distances and votes."""
+    import math
+
+    import numpy as np
+
+    import refml
+    import refml_fast
+    import refml_fast.neighbors.knn as fast_neighbors
+    from refml_fast.neighbors.kdtree import TIMED_QUERIES, TREE_FROM_ROWS, TRIAL_FRACTION
+
+    rng = np.random.default_rng(31)
+    n = math.ceil(TREE_FROM_ROWS[7] * 1.5 / TRIAL_FRACTION)                # k = 5
+    X = np.round(rng.normal(size=(n, 7)), 1)
+    y = rng.integers(0, 3, size=n)
+    Q = np.round(rng.normal(size=(2 * TIMED_QUERIES + 50, 7)), 1)
+    reference = refml.KNeighborsClassifier(n_neighbors=5).fit(X.tolist(), y.tolist())
+    expected = [list(a) for a in reference.kneighbors(Q.tolist())]
+    votes = reference.predict(Q.tolist())
+    for brute_seconds, method in ((0.0, "brute"), (1e9, "kd_tree")):
+        monkeypatch.setattr(fast_neighbors, "search_seconds", lambda *shape, s=brute_seconds: s)
+        model = refml_fast.KNeighborsClassifier(n_neighbors=5).fit(X, y)
+        assert (model._fit_method, model._search.trial) == ("kd_tree", True)
+        assert [a.tolist() for a in model.kneighbors(Q[:TIMED_QUERIES])] == [
+            a[:TIMED_QUERIES] for a in expected]
+        assert model._search.trial
+        assert [a.tolist() for a in model.kneighbors(Q)] == expected
+        assert (model._fit_method, model._search.trial) == (method, False)
+        assert (model._search.kd_tree is None) == (method == "brute")
+        assert model.predict(Q).tolist() == votes
+        fresh = refml_fast.KNeighborsClassifier(n_neighbors=5).fit(X, y)
+        assert fresh.predict(Q).tolist() == votes and fresh._fit_method == method
 
 
 @pytest.mark.fast
@@ -619,7 +682,8 @@ def test_the_brute_search_claimed_on_any_number_of_slots_gives_the_serial_answer
         monkeypatch):
     """The brute-force search hands blocks of queries to whichever thread claims them
     next: 1, 2 or 7 slots (more than the blocks: 70 queries make six of 12 for seven
-    slots), and the serial twin, give refml's neighbours and distances, to the last bit."""
+    slots), shared with helper threads or run alone, give refml's neighbours and
+    distances, to the last bit."""
     import numpy as np
 
     import refml
@@ -632,14 +696,14 @@ def test_the_brute_search_claimed_on_any_number_of_slots_gives_the_serial_answer
     queries = np.round(rng.normal(size=(70, 30)), 1)
     model = refml_fast.KNeighborsClassifier(n_neighbors=6, algorithm="brute").fit(X, y)
     answers = []
-    for slots in (None, 1, 2, 7):
-        def run(parallel, serial, size, *args, slots=slots, **options):
-            if parallel is not fast_neighbors.nearest_kernel or slots is None:
-                return serial(*args)
-            return parallel(*args[:11], slots, *args[12:])      # args[11]: the slots
-        monkeypatch.setattr(fast_neighbors, "run_parallel", run)
+    shared = fast_neighbors.run_claimed
+    for slots, alone in ((1, True), (2, True), (7, True), (2, False), (7, False)):
+        def run(work, _, *args, slots=slots, alone=alone):
+            args = args[:12] + (slots,) + args[13:]            # args[12]: the slots
+            return work(*args) if alone else shared(work, slots, *args)
+        monkeypatch.setattr(fast_neighbors, "run_claimed", run)
         answers.append([a.tolist() for a in model.kneighbors(queries)])
-    assert answers[1:] == [answers[0]] * 3
+    assert answers[1:] == [answers[0]] * 4
     reference = refml.KNeighborsClassifier(n_neighbors=6).fit(X.tolist(), y.tolist())
     assert answers[0] == [list(a) for a in reference.kneighbors(queries.tolist())]
 

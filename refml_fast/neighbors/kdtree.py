@@ -37,6 +37,7 @@ import numpy as np
 
 from refml_fast.runtime.claims import claim
 from refml_fast.runtime.heap import insert_sorted, offer, sort_heap
+from refml_fast.runtime.helpers import run_claimed
 from refml_fast.runtime.lanes import LANES, at_most_bits, lane_sum, larger, load, splat, store
 from refml_fast.runtime.options import kernel
 from refml_fast.runtime.threads import run_parallel
@@ -45,10 +46,12 @@ LEAF = 4 * LANES         # rows a leaf holds: four sets of lanes (``leaf_sums``)
 AUTO_DIMENSIONS = 6   # algorithm="auto" builds the tree up to this many features, and
 TREE_FROM_ROWS = {7: 12_000, 8: 25_000, 9: 40_000, 10: 80_000, 11: 150_000}  # from 7 to
                       # 11 from these many rows on (times 1 + k / 10): ``search_method``
+TRIAL_FRACTION = 4   # "auto" tries the tree from TREE_FROM_ROWS[d] (1 + k / 10) / 4 rows
+                     # on (``on_trial``)
 ROUNDOFF = 2.0 ** -53
 TIMED_QUERIES = 128      # queries answered first on the calling thread, timed: the rest's
                          # serial seconds are estimated from them (``query``)
-LAUNCH_SECONDS = 0.004   # the rest's serial seconds from which the threads share them
+LAUNCH_SECONDS = 0.001   # the rest's serial seconds from which helpers share them
                          # (``query``)
 QUERY_RUN = 64           # queries a thread takes at a time
 SORTED_UP_TO = 256      # the k best as a sorted list up to this k, beyond it as a heap
@@ -88,6 +91,25 @@ def search_method(algorithm, metric, n_rows, n_features, k):
         return "kd_tree"
     least = TREE_FROM_ROWS.get(n_features)
     return "kd_tree" if least is not None and n_rows >= least * (1 + k / 10) else "brute"
+
+
+def on_trial(algorithm, metric, n_rows, n_features, k):
+    """Whether "auto" builds the tree and then lets it prove itself: from 7 to 11 features
+    and from 1 / TRIAL_FRACTION of the rows where ``search_method`` takes the tree on.
+    There the faster search depends on the data more than on the shape: clustered rows
+    favour the tree far below TREE_FROM_ROWS, spread rows the brute force above it.  Fit
+    and predict of n / 5 queries on two cores, the tree's time against the brute
+    force's: 15,000 x 8, k = 1, Gaussian blobs of spread 1: 11.1 against 22.3 ms;
+    10,000 x 7, k = 5, spread 0.3: 10.2 against 17.8; 36,696 x 8, k = 20: spread 0.3
+    96.0 against 92.0, spread 1 106.3 against 93.2, uniform in the unit cube 68.4
+    against 98.1; 60,000 x 10, k = 5, spread 0.5: 145 against 211.  So the fit builds the
+    tree, the first search times its first queries (``query``), and when the brute
+    force's estimated seconds (``knn.search_seconds``) for the rest are fewer, the
+    search and every later one go to the brute force."""
+    if algorithm != "auto" or metric != "euclidean" or n_features not in TREE_FROM_ROWS:
+        return False
+    least = TREE_FROM_ROWS[n_features] * (1 + k / 10)
+    return least / TRIAL_FRACTION <= n_rows < least
 
 
 def build(X):
@@ -298,23 +320,29 @@ def box_bound(x_lanes, lower, upper, node):
     return lane_sum(total)
 
 
-def query(Xq, nodes, lower, upper, order, columns, out_squared, out_indices):
+def query(Xq, nodes, lower, upper, order, columns, out_squared, out_indices,
+          other_seconds=None):
     """The k nearest training rows of every query by (refml's Q, training index): the
-    first TIMED_QUERIES on the calling thread, timed, and the rest on Numba's threads
-    when their serial seconds, estimated from that time, reach LAUNCH_SECONDS (one
-    parallel launch at a time, ``threads.run_parallel``).  A query's cost moves by orders
-    of magnitude with d, k, n and the data's clustering, so a count of queries foretells
-    little: 1,428 queries of k = 1 in 4 features take 1.7 ms on one core.  The threads
-    claim runs of queries, so a launch lasts at most about the longer of the serial time
-    and a late thread's wake, and it is not probed (``run_parallel(claimed=True)``): on
-    the 2-core machine of docs/performance.md, after 0.1-0.25 s idle, a probe of empty
-    launches took 0.1-1.4 ms, and in some stretches 2 + 8 ms, longer than the work.  From
-    4 ms on, a wake of 8 ms costs at most twice the serial time, and quick threads halve
-    it (5,095 x 5, k = 10, 2,547 queries: 8.3 ms serial; 13,712 x 3, k = 1, 6,856
-    queries, fit + predict after 0.25 s idle, medians of nine: 5.9 ms, 7.2 serial).
+    first TIMED_QUERIES on the calling thread, timed, and the rest shared with helper
+    threads (``helpers.run_claimed``) when their serial seconds, estimated from that
+    time, reach LAUNCH_SECONDS.  A query's cost moves by orders of magnitude with d, k, n
+    and the data's clustering, so a count of queries foretells little: 1,428 queries of
+    k = 1 in 4 features take 1.7 ms on one core.  The helpers claim runs of QUERY_RUN
+    queries and the calling thread never waits for one that has not started, so a late
+    wake costs nothing: fit + predict after 0.25 s idle, nine calls each, the worst call
+    against the median, on the 2-core machine of docs/performance.md: 13,712 x 3, k = 1,
+    6,856 queries, 6.4 and 8.3 against 6.3 and 7.1 ms (19.5 and 13.8 with Numba's
+    launch); 40,934 x 2, k = 10, 8,186 queries, 15.7 and 19.7 against 14.1 and 18.2 ms
+    (23.1 and 35.4).
     In the order of the leaves they fall in (``leaf_of``) when the tree holds ORDERED_FROM
     values or more.  The boxes go to the queries padded to whole lanes (``box_bound``).
-    Each query's answer is its own, whichever thread and order answer it."""
+    Each query's answer is its own, whichever thread and order answer it.
+
+    Returns the number of queries answered: all of them, or only the timed first ones when
+    ``other_seconds`` (a function of a number of queries: another search's serial seconds
+    for them) says that the rest would be answered faster another way (``on_trial``),
+    twice: after the first TIMED_QUERIES, and after as many more, at the faster of the two
+    rates."""
     ordered = columns.shape[0] * order.shape[0] >= ORDERED_FROM
     d = lower.shape[1]
     width = LANES * -(-d // LANES)
@@ -323,53 +351,66 @@ def query(Xq, nodes, lower, upper, order, columns, out_squared, out_indices):
     tree = (nodes, lower_lanes, upper_lanes, order, columns)
     n_slots = numba.get_num_threads()
     n_queries = Xq.shape[0]
+
+    def answer(begin, stop, slots):  # the queries Xq[begin:stop]
+        part = Xq[begin:stop]
+        queue = np.arange(part.shape[0])
+        if ordered:
+            leaf = np.empty(part.shape[0], dtype=np.int64)
+            run_claimed(leaves_claims, slots, part, nodes, lower_lanes, upper_lanes, leaf,
+                        np.zeros(1, dtype=np.int64))
+            queue = np.argsort(leaf, kind="mergesort")
+        run_claimed(query_claims, slots, part, queue, *tree, out_squared[begin:stop],
+                    out_indices[begin:stop], np.zeros(1, dtype=np.int64))
+
+    def timed(begin, stop):  # serial seconds a query, over Xq[begin:stop]
+        start = time.perf_counter()
+        answer(begin, stop, 1)
+        return (time.perf_counter() - start) / (stop - begin)
+
     first = min(n_queries, TIMED_QUERIES)
-    start = time.perf_counter()
-    query_serial(Xq[:first], *tree, out_squared[:first], out_indices[:first], ordered, n_slots)
+    if first == 0:
+        return 0
+    rate = timed(0, first)
+    if other_seconds is not None and first < n_queries and \
+            other_seconds(n_queries - first) < rate * (n_queries - first):
+        # Confirmed on a second batch first: the first may have paid for cold caches or
+        # the kernel's load from the cache (about 10 ms in a fresh process).
+        second = min(n_queries, 2 * first)
+        rate = min(rate, timed(first, second))
+        first = second
+        if first < n_queries and other_seconds(n_queries - first) < rate * (n_queries - first):
+            return first
     if first < n_queries:
-        rest_seconds = (time.perf_counter() - start) * (n_queries - first) / first
-        run_parallel(query_parallel, query_serial, rest_seconds / LAUNCH_SECONDS, Xq[first:],
-                     *tree, out_squared[first:], out_indices[first:], ordered, n_slots,
-                     unit_seconds=LAUNCH_SECONDS, claimed=True)
-
-
-@kernel(parallel=True)
-def query_parallel(Xq, nodes, lower, upper, order, columns, out_squared, out_indices, ordered,
-                   n_slots):
-    """``query``'s queries in runs of QUERY_RUN on the threads, each thread claiming the
-    next run until none is left (``claims``: a thread whose core is shared does fewer
-    runs, not half of them); when ``ordered``, in the order of their leaves (found on the
-    threads too)."""
-    queue = np.arange(Xq.shape[0])
-    if ordered:
-        leaf = np.empty(Xq.shape[0], dtype=np.int64)
-        for q in numba.prange(Xq.shape[0]):
-            leaf[q] = leaf_of(Xq[q], nodes, lower, upper)
-        queue = np.argsort(leaf, kind="mergesort")
-    runs = (Xq.shape[0] + QUERY_RUN - 1) // QUERY_RUN
-    counter = np.zeros(1, dtype=np.int64)
-    for _ in numba.prange(n_slots):
-        while True:
-            run = claim(counter)
-            if run >= runs:
-                break
-            query_run(Xq, queue, nodes, lower, upper, order, columns, out_squared,
-                      out_indices, run * QUERY_RUN, min(Xq.shape[0], (run + 1) * QUERY_RUN))
+        answer(first, n_queries,
+               n_slots if rate * (n_queries - first) >= LAUNCH_SECONDS else 1)
+    return n_queries
 
 
 @kernel
-def query_serial(Xq, nodes, lower, upper, order, columns, out_squared, out_indices, ordered,
-                 n_slots):
-    """``query``'s queries on the calling thread (when ``ordered``, in the order of their
-    leaves; ``n_slots`` unused)."""
-    queue = np.arange(Xq.shape[0])
-    if ordered:
-        leaf = np.empty(Xq.shape[0], dtype=np.int64)
-        for q in range(Xq.shape[0]):
+def query_claims(Xq, queue, nodes, lower, upper, order, columns, out_squared, out_indices,
+                 counter):
+    """The queries queue[...] in runs of QUERY_RUN, each claimed from ``counter`` until
+    none is left (``helpers.run_claimed``)."""
+    runs = (Xq.shape[0] + QUERY_RUN - 1) // QUERY_RUN
+    while True:
+        run = claim(counter)
+        if run >= runs:
+            break
+        query_run(Xq, queue, nodes, lower, upper, order, columns, out_squared, out_indices,
+                  run * QUERY_RUN, min(Xq.shape[0], (run + 1) * QUERY_RUN))
+
+
+@kernel
+def leaves_claims(Xq, nodes, lower, upper, leaf, counter):
+    """leaf[q] = ``leaf_of`` query q, in runs of QUERY_RUN claimed from ``counter``."""
+    runs = (Xq.shape[0] + QUERY_RUN - 1) // QUERY_RUN
+    while True:
+        run = claim(counter)
+        if run >= runs:
+            break
+        for q in range(run * QUERY_RUN, min(Xq.shape[0], (run + 1) * QUERY_RUN)):
             leaf[q] = leaf_of(Xq[q], nodes, lower, upper)
-        queue = np.argsort(leaf, kind="mergesort")
-    query_run(Xq, queue, nodes, lower, upper, order, columns, out_squared, out_indices, 0,
-              Xq.shape[0])
 
 
 @kernel(refcounts=False)

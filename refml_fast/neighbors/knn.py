@@ -126,10 +126,10 @@ from refml_fast.core.derived import Derived
 from refml_fast.neighbors import kdtree as _kdtree
 from refml_fast.neighbors.distance_sums import EUCLIDEAN, MAHALANOBIS
 from refml_fast.neighbors.rows import SCALE_LIMIT, prepare_rows
-from refml_fast.neighbors.search import KC, TILE, TILE_PAD, nearest_kernel, nearest_serial
+from refml_fast.neighbors.search import KC, TILE, TILE_PAD, nearest_blocks
 from refml_fast.runtime import spec_first
+from refml_fast.runtime.helpers import run_claimed
 from refml_fast.runtime.options import kernel
-from refml_fast.runtime.threads import run_parallel
 
 FLOAT32_ROUNDOFF = 2.0 ** -24
 FLOAT64_ROUNDOFF = 2.0 ** -53
@@ -142,8 +142,8 @@ CENTRE_ROWS = 256               # rows averaged for the centre m
 # Mahalanobis metric).  One core, measured: within 20% from d = 2 to 784 and k = 1 to 50
 # (2,333 x 32 with k = 50, 233 queries: 2.4 ms, 2.3 estimated; 20,000 x 2 with k = 5, 2,000
 # queries: 16.2, 18.8); the model before, n (d + 32) x 0.03 ns a query, was 2-2.8x high for
-# k <= 5 and 2.3x low for that k = 50 search.  From 1.2 ms of it a search may use both
-# cores, when they are free (``run_parallel``); it had waited for 3 ms and more.
+# k <= 5 and 2.3x low for that k = 50 search.  From 1.2 ms of it a search is shared with
+# the helper threads (``helpers.run_claimed``).
 PAIRS_SECONDS = 0.0012
 
 
@@ -160,6 +160,7 @@ class SearchStructure(Derived):
     (``refml_fast.core.derived``)."""
 
     built = False
+    trial = False   # the tree is on trial: its first timed queries choose the search
 
 
 @spec_first.tiered
@@ -185,9 +186,11 @@ class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
         k-d tree search of 100,000 x 6 took 69 ms fit + predict; built in the predict,
         82 (I did not find why)."""
         X = self._fit_X
-        self._fit_method = _kdtree.search_method(self.algorithm, self.metric, X.shape[0],
-                                                 X.shape[1], self.n_neighbors)
+        shape = (self.algorithm, self.metric, X.shape[0], X.shape[1], self.n_neighbors)
+        self._fit_method = _kdtree.search_method(*shape)
         self._search = SearchStructure()
+        if _kdtree.on_trial(*shape):
+            self._fit_method, self._search.trial = "kd_tree", True
 
     def _search_structure(self):
         """The filled ``_search``: the k-d tree, or the approximate pass's tiles."""
@@ -293,7 +296,14 @@ class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
         squared = np.empty((X.shape[0], k), dtype=np.float64)
         indices = np.empty((X.shape[0], k), dtype=np.int64)
         if self._fit_method == "kd_tree":
-            _kdtree.query(X, *search.kd_tree, squared, indices)
+            other = self._brute_seconds if search.trial else None
+            answered = _kdtree.query(X, *search.kd_tree, squared, indices, other)
+            if answered == X.shape[0]:    # a trial is decided by more than the timed queries
+                search.trial = search.trial and answered <= _kdtree.TIMED_QUERIES
+                return squared, indices
+            self._leave_the_tree()       # the trial went to the brute force
+            rest = self._kneighbors_squared(X[answered:], votes_only)
+            squared[answered:], indices[answered:] = rest
             return squared, indices
         T, centred_norms, _ = self._approximate_rows(X)
         epsilon, beta = self._bound_constants()
@@ -305,11 +315,23 @@ class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
         metric = MAHALANOBIS if self.metric == "mahalanobis" else EUCLIDEAN
         seconds = search_seconds(X.shape[0], self._fit_X.shape[0], X.shape[1], k,
                                  metric == MAHALANOBIS)
-        run_parallel(nearest_kernel, nearest_serial, seconds / PAIRS_SECONDS, T,
-                     search.fit_tiles, search.fit_upper, search.fit_lower, gap, exhaustive, X,
-                     self._fit_X, search.precision_array, metric, votes_only,
-                     numba.get_num_threads(), squared, indices, unit_seconds=PAIRS_SECONDS)
+        slots = numba.get_num_threads() if seconds >= PAIRS_SECONDS else 1
+        run_claimed(nearest_blocks, slots, T, search.fit_tiles, search.fit_upper,
+                    search.fit_lower, gap, exhaustive, X, self._fit_X, search.precision_array,
+                    metric, votes_only, np.zeros(1, dtype=np.int64), slots, squared, indices)
         return squared, indices
+
+    def _brute_seconds(self, n_queries):
+        """The brute force's estimated serial seconds for n_queries (``search_seconds``)."""
+        n, d = self._fit_X.shape
+        return search_seconds(n_queries, n, d, self.n_neighbors, False)
+
+    def _leave_the_tree(self):
+        """End a trial for the brute force: this search's rest and every later one."""
+        self._fit_method = "brute"
+        self._search.trial = False
+        self._search.kd_tree = None
+        self._prepare_search()
 
     def _neighbour_indices(self, X):
         # The votes need the k nearest as a set: the rows surely among them keep NaN for

@@ -4,7 +4,6 @@ queries with a tile of training rows, the screening by the bound, and the blocks
 queries on the threads; the exact pass is ``exact``'s.
 """
 
-import numba
 import numpy as np
 
 from refml_fast.neighbors.exact import exact_nearest
@@ -162,25 +161,6 @@ def screen_tile(acc, g, start, upper_tile, lower_rows, gap, state, b, best, cand
     state[b, 0], state[b, 1], state[b, 2], state[b, 4] = count, n_candidates, threshold, kth
 
 
-@kernel(parallel=True)
-def nearest_kernel(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, votes_only,
-                   n_slots, out_squared, out_indices):
-    """The k nearest training rows of every query by (exact Q, training index): one slot
-    per thread, each claiming blocks of queries until none is left (``claims``)."""
-    counter = np.zeros(1, dtype=np.int64)
-    for _ in numba.prange(n_slots):
-        nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric,
-                       votes_only, counter, n_slots, out_squared, out_indices)
-
-
-@kernel
-def nearest_serial(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, votes_only,
-                   n_slots, out_squared, out_indices):
-    """``nearest_kernel``'s twin on the calling thread (``n_slots`` unused)."""
-    nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, votes_only,
-                   np.zeros(1, dtype=np.int64), 1, out_squared, out_indices)
-
-
 @kernel(inline=True)
 def ceil_div(a, b):
     return -(-a // b)
@@ -189,7 +169,9 @@ def ceil_div(a, b):
 @kernel
 def nearest_blocks(T, tiles, z_upper, z_lower, gap, exhaustive, Xq, Z, P, metric, votes_only,
                    counter, n_slots, out_squared, out_indices):
-    """Blocks of at most BLOCK queries, each claimed from ``counter`` until none is left:
+    """The k nearest training rows of every query by (exact Q, training index), on every
+    thread that runs it at once (``helpers.run_claimed``): blocks of at most BLOCK
+    queries, each claimed from ``counter`` until none is left:
     each training tile meets the whole block, KC features at a time (that slice of the tile
     stays in cache while GROUP queries after GROUP queries pass over it), and is then
     screened; at the end the exact pass.  The blocks come in a multiple of ``n_slots``,

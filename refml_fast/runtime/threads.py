@@ -47,12 +47,10 @@ MAX_THREADS_READ = 64            # about 5 us a thread
 _WARM = [False]                  # the empty launch compiled (or loaded) and the threads up
 WARMING = [False]                # filling the cache ahead: compile parallel twins of small work
 _FASTEST = {}                    # (parallel kernel, size) -> fastest seconds per unit seen
-_LATE_WAKE = [0.0, 0.0]          # a claimed launch's seconds past its serial estimate, until
-LATE_WAKE_FOR = 1.0              # seconds a late wake is remembered (``note_late_wake``)
 MAX_SIZES_KEPT = 4096
 
 
-def run_parallel(parallel, serial, size, *args, unit_seconds=UNIT_SECONDS, claimed=False):
+def run_parallel(parallel, serial, size, *args, unit_seconds=UNIT_SECONDS):
     """``parallel(*args)`` for large work, ``serial(*args)`` otherwise; the two twins compute
     the same values (each output entry by one thread, in the same order).  ``size``: the
     work over the caller's threshold, where two threads start to pay, and ``unit_seconds``
@@ -68,30 +66,19 @@ def run_parallel(parallel, serial, size, *args, unit_seconds=UNIT_SECONDS, claim
     (``cores_free``), and all work, however large, while another library's threads hold
     cores (``note_held_cores``).
 
-    ``claimed``: the parallel twin's threads claim their work piece by piece
-    (``refml_fast.runtime.claims``), so the calling thread works on from the launch and a
-    thread that starts late finds less to do: the launch lasts about max(T, w) at worst,
-    T the serial seconds and w the late thread's wake, instead of T / 2 + w.  Such a
-    launch runs from a size of 1 without a probe (the caller's threshold is the work worth
-    risking a late wake for: ``kdtree.LAUNCH_SECONDS``), unless a claimed launch lately
-    took longer than its serial work (``note_late_wake``).
+    Work claimed piece by piece needs no twin and no probe: ``helpers.run_claimed``.
     """
     if size >= 1 and _LAUNCH.acquire(blocking=False):
         try:
             seconds = size * unit_seconds
             now = time.perf_counter()
             held = now < _HELD_UNTIL[0]
-            late = claimed and now < _LATE_WAKE[1] and seconds < _LATE_WAKE[0]
-            if not held and not late and (seconds >= SURE_SECONDS or claimed
-                                          or cores_free(seconds)):
+            if not held and (seconds >= SURE_SECONDS or cores_free(seconds)):
                 before = foreign_run_seconds() if seconds >= SHARED_SECONDS else None
                 start = time.perf_counter()
                 result = parallel(*args)
                 elapsed = time.perf_counter() - start
-                if claimed:
-                    note_late_wake(seconds, elapsed)
-                else:
-                    note_launch(parallel, size, elapsed)
+                note_launch(parallel, size, elapsed)
                 if before is not None and note_held_cores(before, foreign_run_seconds(),
                                                           elapsed):
                     compile_twin(serial, args)   # the next calls run it: compile it now
@@ -137,17 +124,6 @@ def note_launch(parallel, size, seconds):
         _FASTEST[(parallel, size)] = per_unit
     elif seconds > 2.0 * best * size + PROBE_SLOW:
         _BUSY_UNTIL[0] = time.perf_counter() + SLOW_LAUNCH_BUSY_FOR
-
-
-def note_late_wake(seconds, elapsed):
-    """After a claimed launch of ``elapsed`` seconds whose serial work was estimated at
-    ``seconds``: when it took longer, a thread woke later than the whole work would have
-    lasted on the calling thread, and for LATE_WAKE_FOR seconds claimed launches of less
-    work than ``elapsed`` run serial.  Seen on the 2-core machine in stretches: after 0.25 s
-    idle, k-d tree queries of 10 ms serial took 5 ms launched, or 15 ms in five calls of
-    eleven (the other core given back late)."""
-    if elapsed > seconds:
-        _LATE_WAKE[0], _LATE_WAKE[1] = elapsed, time.perf_counter() + LATE_WAKE_FOR
 
 
 def note_held_cores(before, after, elapsed):
