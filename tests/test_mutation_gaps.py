@@ -1903,3 +1903,13 @@ def test_bagging_a_member_without_weights_on_one_row_of_positive_weight(lib):
                                   random_state=0)
     model.fit([[0.0], [1.0], [2.0]], [0, 1, 1], sample_weight=[0.0, 1.0, 0.0])
     assert as_list(model.predict([[0.0], [5.0]])) == [1, 1]
+
+
+def test_priors_sum_to_one_within_one_millionth(lib):
+    """The priors may miss 1 by at most 1e-6 (rounding in a user's arithmetic): off by
+    0.5e-6 they are taken, by 1.5e-6 refused (a fault allowed 2e-6)."""
+    X, y = [[0.0], [1.0], [3.0], [4.0]], [0, 0, 1, 1]
+    kept = lib.LinearDiscriminantAnalysis(priors=[0.5, 0.5 + 0.5e-6]).fit(X, y)
+    assert as_list(kept.priors_) == [0.5, 0.5 + 0.5e-6]
+    with pytest.raises(ValueError, match="summing to 1"):
+        lib.LinearDiscriminantAnalysis(priors=[0.5, 0.5 + 1.5e-6]).fit(X, y)

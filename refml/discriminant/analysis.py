@@ -270,7 +270,7 @@ class LinearDiscriminantAnalysis(_GaussianDiscriminant):
         The estimate of the shared Sigma from the scatter matrices S_k:
         "pooled" = sum_k S_k / (N - K) (unbiased; [Yan]), "mle" = sum_k S_k / N (the
         maximum-likelihood estimate of [MATH412]; scikit-learn's solver="lsqr" uses it).
-    priors : sequence of K positive floats summing to 1, or None (default)
+    priors : sequence of K positive floats summing to 1 (within 1e-6), or None (default)
         omega_k in classes_ order; None estimates omega_k = n_k / N.
     reg_param : float in [0, 1], default 0.0
         Shrinkage: Sigma is replaced by (1 - reg_param) Sigma + reg_param I.  With 0, a
@@ -385,7 +385,7 @@ class QuadraticDiscriminantAnalysis(_GaussianDiscriminant):
 
     Parameters
     ----------
-    priors : sequence of K positive floats summing to 1, or None (default)
+    priors : sequence of K positive floats summing to 1 (within 1e-6), or None (default)
         omega_k in classes_ order; None estimates omega_k = n_k / N.
     reg_param : float in [0, 1], default 0.0
         Shrinkage of every class covariance to (1 - reg_param) Sigma_k + reg_param I.  With

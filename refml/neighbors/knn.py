@@ -154,7 +154,8 @@ class KNeighborsClassifier(Classifier):
     algorithm : {"auto", "brute", "kd_tree"}, default "auto"
         How refml_fast finds the neighbours: every training row, or an exact k-d tree
         (Euclidean metric only), "auto" choosing the tree in few dimensions (up to 6
-        features, and up to 10 when the training rows are many).  refml always
+        features; from 7 to 11 when the training rows are many, or, with fewer, when the
+        tree's first queries prove it faster).  refml always
         computes every distance, as the lecture does; the neighbours, ties and answers are
         the same either way.
 
