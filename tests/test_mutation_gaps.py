@@ -1913,3 +1913,37 @@ def test_priors_sum_to_one_within_one_millionth(lib):
     assert as_list(kept.priors_) == [0.5, 0.5 + 0.5e-6]
     with pytest.raises(ValueError, match="summing to 1"):
         lib.LinearDiscriminantAnalysis(priors=[0.5, 0.5 + 1.5e-6]).fit(X, y)
+
+
+def test_backtracking_takes_a_rise_of_the_loss_within_16_eps_only():
+    """Near the optimum a step that fails Armijo is taken when its loss rose by at most
+    16 eps |L| (rounding) and its largest gradient entry fell: a rise of 12 eps is taken
+    at t = 1, one of 20 eps never, at any t (a fault allowed 32 eps)."""
+    from refml.linear.logistic_solvers import EPSILON, ListSteps, _backtrack
+
+    for rise, taken in ((12.0, True), (20.0, False)):
+        def objective(theta, rise=rise):
+            return 1.0 + rise * EPSILON, [0.5]
+
+        found = _backtrack(objective, ListSteps(1), [0.0], 1.0, [1.0], [-1.0], -1e-30)
+        assert (found is not None) == taken
+        if taken:
+            assert found == ([-1.0], 1.0 + 12.0 * EPSILON, [0.5])
+
+
+def test_histogram_naive_bayes_partial_fit_bins_start_empty(lib):
+    """partial_fit's bin counts start at 0 (a fault started each bin at 1): after two
+    chunks, each class's counts over one feature's bins add up to its rows, and they equal
+    fit's on the same rows (the first chunk holds every row, so both take its grid)."""
+    X, y = blobs(n=60, d=2, K=3, seed=5)
+    model = lib.NaiveBayes(marginal="histogram", bins=4)
+    model.partial_fit(X, y, classes=[0, 1, 2])
+    model.partial_fit(X[:12], y[:12])
+    rows = [y.count(k) + y[:12].count(k) for k in range(3)]
+    counts = [[[float(c) for c in as_list(bins)] for bins in per_class]
+              for per_class in model.bin_counts_]
+    assert [[sum(bins) for bins in per_class] for per_class in counts] == [
+        [float(r)] * 2 for r in rows]
+    batch = lib.NaiveBayes(marginal="histogram", bins=4).fit(X + X[:12], y + y[:12])
+    assert counts == [[[float(c) for c in as_list(bins)] for bins in per_class]
+                      for per_class in batch.bin_counts_]
