@@ -117,6 +117,10 @@ EQUIVALENT = {
      "[[Q[a][b] - y0 * signs[b] * Q[a][0] - y0 / signs[a] * Q[0][b] + signs[a] * signs[b] "
      "* Q[0][0] + (ridge if a == b else 0.0) for b in range(1, size)] for a in range(1, size)]"):
         _LABELS,
+    ("refml/svm/smo_newton.py", "newton_direction", "Mult -> Div",
+     "[[Q[a][b] - y0 / signs[b] * Q[a][0] - y0 * signs[a] * Q[0][b] + signs[a] * signs[b] "
+     "* Q[0][0] + (ridge if a == b else 0.0) for b in range(1, size)] for a in range(1, size)]"):
+        _LABELS,
     ("refml/tree/split.py", "midpoint", "Lt -> LtE", "t <= a or t >= b"):
         "when t == a the branch sets t = a, which it already is",
     ("refml/discriminant/statistics.py", "_first_dependent_feature", "Sub -> Add",

@@ -1947,3 +1947,20 @@ def test_histogram_naive_bayes_partial_fit_bins_start_empty(lib):
     batch = lib.NaiveBayes(marginal="histogram", bins=4).fit(X + X[:12], y + y[:12])
     assert counts == [[[float(c) for c in as_list(bins)] for bins in per_class]
                       for per_class in batch.bin_counts_]
+
+
+def test_a_covariance_is_symmetric_to_a_relative_1e_12():
+    """Known Gaussian classes take a covariance whose S_ij and S_ji differ by at most
+    1e-12 max(1, |S_ij|): entries of 1e6 apart by 1e-7 are symmetric (a fault divided,
+    allowing 1e-18), apart by 1e-5 they are not."""
+    from refml.bayes.gaussian import GaussianClasses
+
+    def covariance(gap):
+        return [[4e6, 1e6 + gap], [1e6, 4e6]]
+
+    model = GaussianClasses([0.5, 0.5], [[0.0, 0.0], [1.0, 1.0]],
+                            [covariance(1e-7), covariance(0.0)])
+    assert model.covariances[0][0][1] == 1e6 + 1e-7
+    with pytest.raises(ValueError, match="must be symmetric"):
+        GaussianClasses([0.5, 0.5], [[0.0, 0.0], [1.0, 1.0]],
+                        [covariance(1e-5), covariance(0.0)])
