@@ -24,6 +24,16 @@ _NO_HIT = ("``hit`` names no position of F either way: the caller only compares 
            "positions (0, 1, ...)")
 
 EQUIVALENT = {
+    ("refml/tree/prune.py", "prune", "constant 1 -> 2",
+     "pending.append((tree.children_right[old], node, 2))"):
+        "side is read only as side == 0 (the left child); 1 and 2 both mean the right one",
+    ("refml/ensemble/boosting.py", "_scores", "Mult -> Div",
+     "alpha / (1.0 if k == 1 else -1.0)"):
+        "dividing by 1.0 or -1.0 gives exactly what multiplying by it gives",
+    ("refml/discriminant/analysis.py", "_fit_statistics", "Lt -> LtE",
+     "len(kept) <= len(Sigma)"):
+        "with every feature kept, kept is 0, 1, ..., d - 1 in order and _spread writes each "
+        "coefficient back at its own place: the same lists",
     ("refml/svm/smo.py", "smo", "Mult -> Div", "C * (y[s] / y[t] * row_s[t])"): _LABELS,
     ("refml/svm/smo.py", "newton_step", "Mult -> Div",
      "[[y[s] / y[t] * row(s)[t] for t in free] for s in free]"): _LABELS,

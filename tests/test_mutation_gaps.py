@@ -1964,3 +1964,13 @@ def test_a_covariance_is_symmetric_to_a_relative_1e_12():
     with pytest.raises(ValueError, match="must be symmetric"):
         GaussianClasses([0.5, 0.5], [[0.0, 0.0], [1.0, 1.0]],
                         [covariance(1e-5), covariance(0.0)])
+
+
+def test_primal_feasibility_is_a_violation_never_below_zero():
+    """kkt_violations' primal entry is max(0, 1 - xi_i - g_i): with C finite and g = 0.1,
+    xi = 0.9 and 1 - xi - g rounds to -2.8e-17, which is no violation, 0.0 (a fault
+    compared 1 + xi - g and took the negative rounding as the largest violation)."""
+    from refml.svm.svc import kkt_violations
+
+    assert 1.0 - (1.0 - 0.1) - 0.1 < 0.0
+    assert kkt_violations([0.5], [1], [0.1], 0.0, 1.0)[0] == 0.0
