@@ -298,9 +298,9 @@ class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
         if self._fit_method == "kd_tree":
             other = self._brute_seconds if search.trial else None
             answered = _kdtree.query(X, *search.kd_tree, squared, indices, other)
-            if answered == X.shape[0]:    # a trial is decided by more than the timed queries
-                search.trial = search.trial and answered <= _kdtree.TIMED_QUERIES
-                return squared, indices
+            if answered == X.shape[0]:    # the tree answered all: a trial stays open only
+                search.trial = search.trial and answered <= _kdtree.TIMED_QUERIES  # if no
+                return squared, indices   # query was left to compare the two searches on
             self._leave_the_tree()       # the trial went to the brute force
             rest = self._kneighbors_squared(X[answered:], votes_only)
             squared[answered:], indices[answered:] = rest

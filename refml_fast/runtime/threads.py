@@ -71,8 +71,7 @@ def run_parallel(parallel, serial, size, *args, unit_seconds=UNIT_SECONDS):
     if size >= 1 and _LAUNCH.acquire(blocking=False):
         try:
             seconds = size * unit_seconds
-            now = time.perf_counter()
-            held = now < _HELD_UNTIL[0]
+            held = time.perf_counter() < _HELD_UNTIL[0]
             if not held and (seconds >= SURE_SECONDS or cores_free(seconds)):
                 before = foreign_run_seconds() if seconds >= SHARED_SECONDS else None
                 start = time.perf_counter()
