@@ -137,6 +137,8 @@ EQUIVALENT = {
      "len(Sigma) + 1"): _LAST_BLOCK,
     ("refml/discriminant/statistics.py", "_first_dependent_feature", "constant 1 -> 2",
      "range(1, len(Sigma) + 2)"): _LAST_BLOCK,
+    ("refml/discriminant/statistics.py", "_first_dependent_feature", "constant 1 -> 2",
+     "len(Sigma) - 2"): _LAST_BLOCK,
     ("refml/linear/logistic.py", "sigmoid", "GtE -> Gt", "z > 0.0"):
         "the two branches differ only at z = 0 (or -0.0), where both give 1 / (1 + 1) = 0.5 "
         "exactly",

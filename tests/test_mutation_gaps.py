@@ -1974,3 +1974,50 @@ def test_primal_feasibility_is_a_violation_never_below_zero():
 
     assert 1.0 - (1.0 - 0.1) - 0.1 < 0.0
     assert kkt_violations([0.5], [1], [0.1], 0.0, 1.0)[0] == 0.0
+
+
+def test_histogram_cv_risk_evaluates_the_formula_its_method_names(monkeypatch):
+    """method="definition" sums the leave-one-out terms and method="closed_form" uses the
+    bin counts (a fault swapped them: the same risk up to rounding, each method the other
+    one's formula); both give J = 2 / ((n - 1) h) - (n + 1) / ((n - 1) h) sum_j p_j^2,
+    here in exact fractions: n = 6, h = 1/4, counts 2, 1, 0, 3."""
+    from fractions import Fraction
+
+    from refml.density import histogram
+
+    called = []
+    for name in ("histogram_risk_definition", "histogram_risk_closed_form"):
+        def spy(*args, _formula=getattr(histogram, name), _name=name):
+            called.append(_name)
+            return _formula(*args)
+        monkeypatch.setattr(histogram, name, spy)
+    x = [0.1, 0.15, 0.4, 0.8, 0.85, 0.9]
+    n, h = 6, Fraction(1, 4)
+    exact = 2 / ((n - 1) * h) - Fraction(n + 1) / ((n - 1) * h) * sum(
+        Fraction(c, n) ** 2 for c in (2, 1, 0, 3))
+    for method in ("definition", "closed_form"):
+        called.clear()
+        risk = histogram.histogram_cv_risk(x, 4, method=method)
+        assert called == ["histogram_risk_" + method]
+        assert risk == pytest.approx(float(exact), rel=1e-12)
+
+
+def test_lda_keeps_every_feature_without_a_warning_when_only_the_rounded_pivot_failed(lib):
+    """Feature 1's pivot is 3.0 > 1e-10 * Sigma_11 = 2.9999999999999996, but
+    sqrt(3.0)^2 is 2.9999999999999996 too: the plain factorisation's test refuses it, the
+    one that drops dependent features keeps both, and LDA uses both without a collinearity
+    warning (a fault warned whenever the plain factorisation failed, naming no feature)."""
+    import numpy as np
+
+    from refml.discriminant.statistics import SINGULAR_TOLERANCE
+
+    r, s = 173205.08074822745, 29999999999.999992
+    assert s - r * r == 3.0 and math.sqrt(3.0) ** 2 <= SINGULAR_TOLERANCE * s < 3.0
+    Sigma = [[1.0, r], [r, s]]
+    if lib.__name__ == "refml_fast":
+        Sigma = np.array(Sigma)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        L, kept = lib.LinearDiscriminantAnalysis()._factor_independent(Sigma)
+    assert kept == [0, 1]
+    assert as_list(L)[1][1] == math.sqrt(3.0)
