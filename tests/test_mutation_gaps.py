@@ -2021,3 +2021,28 @@ def test_lda_keeps_every_feature_without_a_warning_when_only_the_rounded_pivot_f
         L, kept = lib.LinearDiscriminantAnalysis()._factor_independent(Sigma)
     assert kept == [0, 1]
     assert as_list(L)[1][1] == math.sqrt(3.0)
+
+
+@pytest.mark.fast
+def test_every_public_name_takes_the_same_parameters_and_defaults_in_both_trees():
+    """refml_fast promises refml's names with their meaning, defaults included: each
+    chapter's public functions and estimators (their __init__) have the same signature in
+    both trees (a fault changed max_margin_separator's max_iter default in refml only)."""
+    import importlib
+    import inspect
+
+    from tests.test_layout import CHAPTERS
+
+    compared = 0
+    for chapter in CHAPTERS:
+        reference = importlib.import_module(f"refml.{chapter}")
+        fast = importlib.import_module(f"refml_fast.{chapter}")
+        for name in reference.__all__:
+            pair = [getattr(module, name) for module in (reference, fast)]
+            if not all(callable(f) for f in pair):
+                continue
+            signatures = [inspect.signature(f.__init__ if inspect.isclass(f) else f)
+                          for f in pair]
+            assert signatures[0] == signatures[1], (chapter, name)
+            compared += 1
+    assert compared >= 40
