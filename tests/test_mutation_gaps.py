@@ -2046,3 +2046,19 @@ def test_every_public_name_takes_the_same_parameters_and_defaults_in_both_trees(
             assert signatures[0] == signatures[1], (chapter, name)
             compared += 1
     assert compared >= 40
+
+
+def test_a_newton_step_whose_length_rounds_to_0_moves_nothing():
+    """SMO's Newton step on the free multipliers is cut where the first one meets its
+    bound; when that length rounds to 0 (alpha_0 = 5e-324 leaving at speed 3: a room of
+    1.7e-324) no multiplier moves and no gradient changes (a fault took the step of length
+    0 and set alpha_0 to its bound)."""
+    from refml.svm.smo import newton_step
+    from refml.svm.smo_newton import newton_direction, newton_length
+
+    K, y = [[1.0, 0.0], [0.0, 1.0]], [1.0, 1.0]
+    alpha, gradient, at_bound = [5e-324, 0.5], [0.0, -6.0], [0.0, 0.0]
+    delta = newton_direction(K, y, gradient)
+    assert delta[0] < -2.0 and newton_length([0, 1], gradient, delta, alpha, 1.0) == (0.0, 0)
+    newton_step([0, 1], lambda s: K[s], alpha, gradient, at_bound, y, 1.0, 1000)
+    assert alpha == [5e-324, 0.5] and gradient == [0.0, -6.0] and at_bound == [0.0, 0.0]
