@@ -278,6 +278,10 @@ EQUIVALENT = {
     ("refml/svm/separator.py", "_max_margin_separator", "constant 0.0 -> 1.0",
      "all((s * _smo.kernel_value('linear', theta, r, 1.0, 0, 0.0) > 0.0 for r, s in "
      "zip(rows, signs)))"): _LINEAR,
+    ("refml/bayes/distributions.py", "threshold_risk", "LtE -> Lt", "tau < 7.0"):
+        "the two branches differ only at tau = 7.0, where both give 24.5 e^-7 = "
+        "0.022341108156085646, bit for bit (the risk is continuous there and both roundings "
+        "land on the same float)",
     ("refml/perceptron/perceptron.py", "correct", "Mult -> Div",
      "update(theta, self.rows[i], gamma / self.y[i])"):
         "the binary rule's labels are the signs +1.0 and -1.0 (signs_from_codes), so "
