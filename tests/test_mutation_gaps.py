@@ -2007,14 +2007,14 @@ def test_lda_keeps_every_feature_without_a_warning_when_only_the_rounded_pivot_f
     sqrt(3.0)^2 is 2.9999999999999996 too: the plain factorisation's test refuses it, the
     one that drops dependent features keeps both, and LDA uses both without a collinearity
     warning (a fault warned whenever the plain factorisation failed, naming no feature)."""
-    import numpy as np
-
     from refml.discriminant.statistics import SINGULAR_TOLERANCE
 
     r, s = 173205.08074822745, 29999999999.999992
     assert s - r * r == 3.0 and math.sqrt(3.0) ** 2 <= SINGULAR_TOLERANCE * s < 3.0
     Sigma = [[1.0, r], [r, s]]
     if lib.__name__ == "refml_fast":
+        import numpy as np
+
         Sigma = np.array(Sigma)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
