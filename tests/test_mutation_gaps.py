@@ -2062,3 +2062,13 @@ def test_a_newton_step_whose_length_rounds_to_0_moves_nothing():
     assert delta[0] < -2.0 and newton_length([0, 1], gradient, delta, alpha, 1.0) == (0.0, 0)
     newton_step([0, 1], lambda s: K[s], alpha, gradient, at_bound, y, 1.0, 1000)
     assert alpha == [5e-324, 0.5] and gradient == [0.0, -6.0] and at_bound == [0.0, 0.0]
+
+
+def test_a_range_of_zero_width_is_refused_as_an_invalid_range(lib):
+    """range=(a, a) holds no bin: the histogram and its cross-validated risk refuse it with
+    the range's own message, low < high (a fault took low <= high)."""
+    message = r"Invalid parameter range=\(1.0, 1.0\): must be None, a pair \(low, high\) with low"
+    with pytest.raises(ValueError, match=message):
+        lib.Histogram(range=(1.0, 1.0)).fit([[1.0], [1.0]])
+    with pytest.raises(ValueError, match=message):
+        lib.histogram_cv_risk([0.2, 1.0, 0.6], 4, range=(1.0, 1.0))
