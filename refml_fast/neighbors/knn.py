@@ -298,9 +298,11 @@ class KNeighborsClassifier(FastMixin, reference.KNeighborsClassifier):
         if self._fit_method == "kd_tree":
             other = self._brute_seconds if search.trial else None
             answered = _kdtree.query(X, *search.kd_tree, squared, indices, other)
-            if answered == X.shape[0]:    # the tree answered all: a trial stays open only
-                search.trial = search.trial and answered <= _kdtree.TIMED_QUERIES  # if no
-                return squared, indices   # query was left to compare the two searches on
+            # The tree answered all: a trial stays open only if no query was left over
+            # to compare the two searches on.
+            if answered == X.shape[0]:
+                search.trial = search.trial and answered <= _kdtree.TIMED_QUERIES
+                return squared, indices
             self._leave_the_tree()       # the trial went to the brute force
             rest = self._kneighbors_squared(X[answered:], votes_only)
             squared[answered:], indices[answered:] = rest
