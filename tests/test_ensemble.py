@@ -454,7 +454,7 @@ def test_members_of_either_package_in_ensembles_of_either_package_vote_alike(mem
 
 
 @pytest.mark.fast
-@pytest.mark.parametrize("rows", [7, 3000])  # votes counted on one core, then on all
+@pytest.mark.parametrize("rows", [1, 7, 9, 3000])  # fewer rows than slots, more; all cores
 def test_forest_votes_from_the_packed_table_are_the_members_own_predictions(rows):
     """refml_fast counts a forest's votes from one table of all trees (children side by
     side, rows walking in groups); each member's vote must still be its own predict."""

@@ -42,6 +42,7 @@ from refml_fast.tree.classifier import DecisionTreeClassifier, all_ranks, few_va
 from refml_fast.tree.grow_binned import MOST_BINS
 
 PARALLEL_VOTES = 200_000   # rows x trees from which the votes are counted on every core
+MOST_PACKED = 2 ** 31 - 1  # nodes of all trees in the votes' table (``kernels.pack_tree``)
 # A member's work (``member_work``) from which members are fitted on threads.  Below it a
 # member's kernel takes well under a millisecond and the threads mostly wait for the GIL
 # that each member's Python steps hold.  Median fits, one thread against two: 100 trees on
@@ -208,13 +209,14 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
         return votes
 
     def _packed_trees(self):
-        """The table of ``kernels.pack_tree`` (first_child, split_feature, split_threshold,
-        roots) for members that are this package's trees over the ensemble's classes;
-        None otherwise.  Kept in ``_packed`` (a ``PackedTrees``, made empty by fit, by
-        loading a model file or a pickle) with the members it was made from, by the first
-        call that needs it; members put in ``estimators_`` afterwards are packed afresh on
-        each call (the holder names the members themselves, so a new member is never taken
-        for an old one)."""
+        """The table of ``kernels.pack_tree`` (links, split_threshold, roots) for members
+        that are this package's trees over the ensemble's classes; None otherwise (or
+        when the trees hold more than MOST_PACKED nodes, a link's 32-bit half). Kept in
+        ``_packed`` (a ``PackedTrees``, made empty by fit, by loading a model file or a
+        pickle) with the members it was made from, by the first call that needs it;
+        members put in ``estimators_`` afterwards are packed afresh on each call (the
+        holder names the members themselves, so a new member is never taken for an old
+        one)."""
         members = tuple(self.estimators_)
         holder = self.__dict__.get("_packed")
         if holder is not None and holder.members is not None:
@@ -240,15 +242,16 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
             return None
         sizes = [len(m.tree_.children_left) for m in self.estimators_]
         roots = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
-        first_child = np.empty(sum(sizes), dtype=np.int64)
-        split_feature = np.empty(sum(sizes), dtype=np.int64)
+        if sum(sizes) > MOST_PACKED:
+            return None
+        links = np.empty(sum(sizes), dtype=np.int64)
         split_threshold = np.empty(sum(sizes))
         for member, root, size in zip(self.estimators_, roots, sizes):
             tree = member.tree_
             kernels.pack_tree(tree.children_left, tree.children_right, tree.feature,
                               tree.threshold, member._leaf_codes(np.arange(size)), root,
-                              first_child, split_feature, split_threshold)
-        return first_child, split_feature, split_threshold, roots
+                              links, split_threshold)
+        return links, split_threshold, roots
 
     def _predict_codes(self, X):
         return np.argmax(self._votes(X), axis=1)  # the first maximum on ties
