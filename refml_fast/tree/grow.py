@@ -225,6 +225,8 @@ def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, coun
 def partition_node(sorted_rows, sorted_ranks, start, end, feature, n_left, goes_left,
                    row_buffer, rank_buffer):
     """Stable partition of every feature's segment: the first n_left rows of ``feature``."""
+    if sorted_rows.shape[0] == 1:
+        return              # the one feature's segment is partitioned already
     for p in range(start, end):
         goes_left[sorted_rows[feature, p]] = p < start + n_left
     for j in range(sorted_rows.shape[0]):
