@@ -85,10 +85,25 @@ class CommitteeMixin(FastMixin):
         if bins is not None:
             member._bins_matrix = lambda X: bins
         try:
-            return super()._fit_member(member, X, codes, weights)
+            fitted = super()._fit_member(member, X, codes, weights)
         finally:
             del member._ranks, member._few_values
             member.__dict__.pop("_bins_matrix", None)
+        pieces = self.__dict__.get("_pieces")
+        if pieces is not None and self._native(fitted):
+            pieces[id(fitted)] = (fitted, *pack_one(fitted.tree_))
+        return fitted
+
+
+def pack_one(tree):
+    """One tree's rows of the votes' table (``kernels.pack_tree``), its root row 0:
+    (links, thresholds)."""
+    size = tree.children_left.shape[0]
+    links = np.empty(size, dtype=np.int64)
+    thresholds = np.empty(size)
+    kernels.pack_tree(tree.children_left, tree.children_right, tree.feature, tree.threshold,
+                      tree.value, links, thresholds)
+    return links, thresholds
 
 
 class SharedRanks:
@@ -139,9 +154,13 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
 
     def _fit(self, X, codes, weights):
         self.__dict__.pop("_packed", None)
-        super()._fit(X, codes, weights)
-        self._restore_derived()
-        self._packed_trees()            # packed now, as a fit measured against scikit-learn's
+        self._pieces = {}   # each tree member packed by its own thread, while in its cache
+        try:
+            super()._fit(X, codes, weights)
+            self._restore_derived()
+            self._packed_trees()        # packed now, as a fit measured against scikit-learn's
+        finally:
+            del self._pieces
 
     def _fit_members(self, X, codes, weights, template, seeds, population):
         backend = chosen_joblib_backend()
@@ -244,13 +263,17 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
         roots = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         if sum(sizes) > MOST_PACKED:
             return None
+        pieces = self.__dict__.get("_pieces", {})
         links = np.empty(sum(sizes), dtype=np.int64)
         split_threshold = np.empty(sum(sizes))
         for member, root, size in zip(self.estimators_, roots, sizes):
-            tree = member.tree_
-            kernels.pack_tree(tree.children_left, tree.children_right, tree.feature,
-                              tree.threshold, member._leaf_codes(np.arange(size)), root,
-                              links, split_threshold)
+            piece = pieces.get(id(member))
+            if piece is None or piece[0] is not member:
+                piece = (member, *pack_one(member.tree_))
+            own_links, thresholds = piece[1:]
+            # Its first children from its own row 0 to its rows in the table (leaves: < 0).
+            links[root:root + size] = own_links + (own_links >= 0) * (int(root) << 32)
+            split_threshold[root:root + size] = thresholds
         return links, split_threshold, roots
 
     def _predict_codes(self, X):
