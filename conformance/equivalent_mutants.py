@@ -282,6 +282,10 @@ EQUIVALENT = {
         "the two branches differ only at tau = 7.0, where both give 24.5 e^-7 = "
         "0.022341108156085646, bit for bit (the risk is continuous there and both roundings "
         "land on the same float)",
+    ("refml/svm/smo_newton.py", "newton_direction", "Mult -> Div",
+     "linalg.cholesky_solve(L, [-(G_F[a] - y0 / signs[a] * G_F[0]) for a in range(1, size)])"):
+        "signs are the free points' labels +1 and -1 (y_F), so y_0 / y_a equals y_0 y_a "
+        "exactly",
     ("refml/perceptron/perceptron.py", "correct", "Mult -> Div",
      "update(theta, self.rows[i], gamma / self.y[i])"):
         "the binary rule's labels are the signs +1.0 and -1.0 (signs_from_codes), so "

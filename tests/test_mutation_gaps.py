@@ -2072,3 +2072,27 @@ def test_a_range_of_zero_width_is_refused_as_an_invalid_range(lib):
         lib.Histogram(range=(1.0, 1.0)).fit([[1.0], [1.0]])
     with pytest.raises(ValueError, match=message):
         lib.histogram_cv_risk([0.2, 1.0, 0.6], 4, range=(1.0, 1.0))
+
+
+def test_a_histogram_cell_of_one_training_point_has_a_finite_log_density(lib):
+    """log f_hat(x) = log(N_cell / (n h)) wherever the cell holds a training point, one
+    included; -inf only in empty cells (a fault gave -inf to cells of one point)."""
+    model = lib.Histogram(bins=2).fit([[0.0], [3.0], [3.5], [4.0]])   # cells [0, 2), [2, 4]
+    scores = as_list(model.score_samples([[0.5], [3.2], [9.0]]))
+    assert scores[0] == math.log(1.0 / (4 * 2.0))
+    assert scores[1] == math.log(3.0 / (4 * 2.0))
+    assert scores[2] == -math.inf
+
+
+def test_an_exact_hard_margin_with_its_last_multiplier_negative_is_refused():
+    """The exact system on the support set {0, 1, 2} solves to alpha = (0.594, 0.530,
+    -0.065): not a dual point, so no candidate (a fault checked the signs of all but the
+    last multiplier and returned it)."""
+    from refml.svm.smo import exact_hard_margin
+
+    rows = [[1.2, -1.4], [1.8, 0.5], [-2.4, -1.1]]
+    assert exact_hard_margin(rows, [1, -1, 1], [0.5, 0.5, 0.5], "linear", 1.0, 3, 0.0) is None
+    # the same set with its points reordered: the negative multiplier first, still refused
+    reordered = [rows[2], rows[0], rows[1]]
+    assert exact_hard_margin(reordered, [1, 1, -1], [0.5, 0.5, 0.5], "linear", 1.0, 3,
+                             0.0) is None
