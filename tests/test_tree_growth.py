@@ -89,6 +89,30 @@ def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
     assert (out >> 32).tolist() == ranks[expected].tolist()
 
 
+@pytest.mark.parametrize("m, band, outliers", [(3000, 50, 100), (300, 2 ** 20, 0),
+                                               (1000, 5000, 3), (200, 2 ** 30, 0)])
+def test_order_by_rank_with_ranks_bunched_or_repeated(m, band, outliers):
+    """Ranks drawn from few distinct values spread over a wide range (rows sharing a
+    rank, in every digit's bucket), or bunched in a narrow band with a few far outliers
+    (most rows in one bucket of the high digit): still the (rank, row id) order."""
+    import numpy as np
+
+    from refml_fast.tree.grow import MAX_BUCKETS, order_by_rank
+
+    rng = np.random.default_rng(m + band)
+    n = 2 * m + 5
+    values = rng.integers(0, band, size=max(2, m // 3))
+    ranks = rng.choice(values, size=n).astype(np.int32)
+    ranks[rng.choice(n, size=outliers, replace=False)] = rng.integers(2 ** 20, 2 ** 30,
+                                                                      size=outliers)
+    rows = np.sort(rng.choice(n, size=m, replace=False)).astype(np.int32)
+    buffers = np.full((2, m), -1, dtype=np.int64)
+    out = buffers[order_by_rank(ranks, rows, buffers, np.empty(MAX_BUCKETS + 2, np.int64))]
+    expected = rows[np.lexsort((rows, ranks[rows]))]
+    assert (out & (2 ** 32 - 1)).tolist() == expected.tolist()
+    assert (out >> 32).tolist() == ranks[expected].tolist()
+
+
 def test_the_whole_number_gini_scan_gives_the_general_scans_costs_bit_for_bit():
     """The same (best cost, rows on the left, class weights) as scan_feature: ties,
     min_samples_leaf, and a best cost handed in by an earlier feature (equal to this one's
