@@ -230,7 +230,7 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
     def _packed_trees(self):
         """The table of ``kernels.pack_tree`` (links, split_threshold, roots) for members
         that are this package's trees over the ensemble's classes; None otherwise (or
-        when the trees hold more than MOST_PACKED nodes, a link's 32-bit half). Kept in
+        when the trees hold more than MOST_PACKED nodes, a link's 32-bit half).  Kept in
         ``_packed`` (a ``PackedTrees``, made empty by fit, by loading a model file or a
         pickle) with the members it was made from, by the first call that needs it;
         members put in ``estimators_`` afterwards are packed afresh on each call (the

@@ -2,12 +2,12 @@
 (numpy's pairwise ``sum`` would round differently), and the votes of a forest's trees.
 
 The fitting kernels are serial and release the GIL (``options.kernel``), so a forest fits
-its members on several threads. The votes come from all trees at once, from one table
-where each split's two children sit side by side: a step down a tree is then child = left
-+ (X_feature > threshold), without a branch to mispredict, and GROUP rows walk a tree
-together so that their memory reads overlap, each row handing its slot to the next when it
-reaches a leaf (100 full trees on 50,000 x 20, one core: 0.42 s four rows in
-lockstep, 0.23 eight slots refilled). The path of a row is the tree's own
+its members on several threads.  The votes come from all trees at once, from one table
+where each split's two children sit side by side: a step down a tree is then
+child = left + (X_feature > threshold), without a branch to mispredict, and GROUP rows
+walk a tree together so that their memory reads overlap, each row handing its slot to the
+next when it reaches a leaf (100 full trees on 50,000 x 20, one core: 0.42 s four rows in
+lockstep, 0.23 s eight slots refilled).  The path of a row is the tree's own
 (X_feature <= threshold goes left), so every member's vote is the one its ``predict``
 gives.
 """
