@@ -371,15 +371,10 @@ def apply_tree(X, children_left, children_right, feature, threshold, leaves):
     while children_left[resting] != LEAF:
         resting = children_left[resting]
     following = 0           # the next row to take a slot
-    walking = 0
     for g in range(WALKERS):
         node[g] = resting
-        row[g] = -1
-        if following < X.shape[0]:
-            node[g] = 0
-            row[g] = following
-            following += 1
-            walking += 1
+        following = take_row(node, row, g, 0, following, X.shape[0])
+    walking = min(WALKERS, X.shape[0])
     while walking > 0:
         for g in range(WALKERS):
             k = node[g]
@@ -388,10 +383,19 @@ def apply_tree(X, children_left, children_right, feature, threshold, leaves):
                 node[g] = left if X[row[g], feature[k]] <= threshold[k] else children_right[k]
             elif row[g] >= 0:               # a leaf: the row's answer, the slot's next row
                 leaves[row[g]] = k
-                row[g] = -1
-                if following < X.shape[0]:
-                    node[g] = 0
-                    row[g] = following
-                    following += 1
-                else:
-                    walking -= 1
+                following = take_row(node, row, g, 0, following, X.shape[0])
+                walking -= row[g] < 0
+
+
+@kernel(refcounts=False, inline=True)
+def take_row(node, row, g, root, following, last):
+    """Slot g of rows walking a tree takes row ``following`` at the ``root`` when
+    following < last, and returns following + 1; otherwise it keeps resting on its node
+    without a row (row -1) and returns following.  (``apply_tree``, and a forest's votes:
+    ``refml_fast.ensemble.kernels.rows_votes``.)"""
+    row[g] = -1
+    if following < last:
+        node[g] = root
+        row[g] = following
+        return following + 1
+    return following
