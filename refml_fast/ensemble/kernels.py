@@ -4,7 +4,7 @@
 The fitting kernels are serial and release the GIL (``options.kernel``), so a forest fits
 its members on several threads.  The votes come from all trees at once, from one table
 where each split's two children sit side by side: a step down a tree is then
-child = left + (X_feature > threshold), without a branch to mispredict, and GROUP rows
+child = left + (X_feature > threshold), without a branch to mispredict, and WALKERS rows
 walk a tree together so that their memory reads overlap, each row handing its slot to the
 next when it reaches a leaf (100 full trees on 50,000 x 20, one core: 0.42 s four rows in
 lockstep, 0.23 s eight slots refilled).  The path of a row is the tree's own
@@ -17,9 +17,8 @@ import numpy as np
 
 from refml_fast.core.random import randbelow
 from refml_fast.runtime.options import kernel
-from refml_fast.tree.kernels import take_row
+from refml_fast.tree.kernels import WALKERS, take_row
 
-GROUP = 8          # rows walking one tree together (4: 1.1-1.3x slower, 16: 1.2x)
 LOW = 0xFFFFFFFF   # the low half of a link: a feature or a leaf's class code
 
 
@@ -88,26 +87,26 @@ def pack_tree(children_left, children_right, feature, threshold, values, links,
 @kernel
 def rows_votes(X, links, split_threshold, roots, first, last, votes):
     """votes[i, code of i's leaf] += 1 for every tree (roots: its root row), rows
-    first..last - 1, tree by tree.  GROUP rows walk a tree at a time, each in its own slot:
+    first..last - 1, tree by tree.  WALKERS rows walk a tree at a time, each in its own slot:
     a row that reaches its leaf casts its vote and hands its slot to the next row, so the
     slots stay busy however the depths of the rows' leaves differ (slots that waited for the
     group's deepest row: 1.8-2.4x slower).  A step picks the child without a branch
     (right = left + (X_feature > threshold), the tree's own rule X_feature <= threshold ->
     left)."""
-    node = np.empty(GROUP, dtype=np.int64)
-    row = np.empty(GROUP, dtype=np.int64)
+    node = np.empty(WALKERS, dtype=np.int64)
+    row = np.empty(WALKERS, dtype=np.int64)
     for t in range(roots.shape[0]):
         root = roots[t]
         # A slot without a row rests on a leaf: the tree's last row (numbered breadth
         # first, its last node is a leaf).
         resting = (roots[t + 1] if t + 1 < roots.shape[0] else links.shape[0]) - 1
         following = first   # the next row to take a slot
-        for g in range(GROUP):
+        for g in range(WALKERS):
             node[g] = resting
             following = take_row(node, row, g, root, following, last)
-        walking = min(GROUP, last - first)
+        walking = min(WALKERS, last - first)
         while walking > 0:
-            for g in range(GROUP):
+            for g in range(WALKERS):
                 k = node[g]
                 link = links[k]
                 child = link >> 32
