@@ -2096,3 +2096,16 @@ def test_an_exact_hard_margin_with_its_last_multiplier_negative_is_refused():
     reordered = [rows[2], rows[0], rows[1]]
     assert exact_hard_margin(reordered, [1, 1, -1], [0.5, 0.5, 0.5], "linear", 1.0, 3,
                              0.0) is None
+
+
+def test_a_polish_step_that_keeps_the_largest_gradient_entry_is_taken():
+    """Newton's polish keeps a step that increases neither L beyond its rounding nor the
+    largest |gradient| entry, so one that leaves that entry equal is taken (a fault
+    refused it and stopped the polish at its first step)."""
+    curve = []
+    theta, n_iter = solvers._polish(
+        lambda theta: (1.0, [0.5, -0.25]),            # the same loss, the same max |g|
+        lambda theta, gradient: [0.125, 0.0],
+        [1.0, 2.0], 1.0, [-0.5, 0.25], 0, 100, curve)
+    assert n_iter == solvers.POLISH_STEPS and len(curve) == solvers.POLISH_STEPS
+    assert theta == [1.0 + 0.125 * solvers.POLISH_STEPS, 2.0]
