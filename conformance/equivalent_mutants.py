@@ -286,6 +286,10 @@ EQUIVALENT = {
      "linalg.cholesky_solve(L, [-(G_F[a] - y0 / signs[a] * G_F[0]) for a in range(1, size)])"):
         "signs are the free points' labels +1 and -1 (y_F), so y_0 / y_a equals y_0 y_a "
         "exactly",
+    ("refml/perceptron/multiclass.py", "rival", "constant 0.0 -> 1.0", "(-1, 1.0)"):
+        "best is read only once a rival was found: the first k != c_i meets rival < 0, "
+        "which short-circuits the comparison and sets best, and ClassesRule serves only "
+        "K > 2 classes (two take BinaryRule), so some k != c_i always comes",
     ("refml/perceptron/perceptron.py", "correct", "Mult -> Div",
      "update(theta, self.rows[i], gamma / self.y[i])"):
         "the binary rule's labels are the signs +1.0 and -1.0 (signs_from_codes), so "

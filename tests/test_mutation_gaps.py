@@ -2109,3 +2109,11 @@ def test_a_polish_step_that_keeps_the_largest_gradient_entry_is_taken():
         [1.0, 2.0], 1.0, [-0.5, 0.25], 0, 100, curve)
     assert n_iter == solvers.POLISH_STEPS and len(curve) == solvers.POLISH_STEPS
     assert theta == [1.0 + 0.125 * solvers.POLISH_STEPS, 2.0]
+
+
+def test_a_covariance_asymmetric_by_exactly_the_tolerance_is_accepted(lib):
+    """A covariance is symmetric when |S_ij - S_ji| <= 1e-12 max(1, |S_ij|): an asymmetry
+    of exactly that is accepted, twice that refused (a fault refused the first)."""
+    lib.GaussianClasses([1.0], [[0.0, 0.0]], [[[1.0, 0.0], [1e-12, 1.0]]])
+    with pytest.raises(ValueError, match="symmetric"):
+        lib.GaussianClasses([1.0], [[0.0, 0.0]], [[[1.0, 0.0], [2e-12, 1.0]]])
