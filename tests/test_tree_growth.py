@@ -66,6 +66,21 @@ def test_the_forest_sorts_at_nodes_and_its_members_are_refmls_trees():
         assert a.tree_.value.tolist() == b.tree_.value
 
 
+def assert_ordered_by_rank(rng, ranks, m):
+    """order_by_rank on m of the rows (ascending ids, drawn by ``rng``) gives their words
+    rank << 32 | row in (rank, row id) order."""
+    import numpy as np
+
+    from refml_fast.tree.grow import MAX_BUCKETS, order_by_rank
+
+    rows = np.sort(rng.choice(ranks.shape[0], size=m, replace=False)).astype(np.int32)
+    buffers = np.full((2, m), -1, dtype=np.int64)
+    out = buffers[order_by_rank(ranks, rows, buffers, np.empty(MAX_BUCKETS + 2, np.int64))]
+    expected = rows[np.lexsort((rows, ranks[rows]))]
+    assert (out & (2 ** 32 - 1)).tolist() == expected.tolist()
+    assert (out >> 32).tolist() == ranks[expected].tolist()
+
+
 @pytest.mark.parametrize("m, span", [(1, 1), (7, 1000), (24, 3), (25, 10), (48, 90000),
                                      (49, 3), (49, 90000), (60, 2 ** 30), (300, 40),
                                      (300, 5000), (300, 70000), (3000, 50),
@@ -76,17 +91,10 @@ def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
     number."""
     import numpy as np
 
-    from refml_fast.tree.grow import MAX_BUCKETS, order_by_rank
-
     rng = np.random.default_rng(m + span)
     n = 2 * m + 5
     ranks = rng.integers(0, span, size=n).astype(np.int32)
-    rows = np.sort(rng.choice(n, size=m, replace=False)).astype(np.int32)
-    buffers = np.full((2, m), -1, dtype=np.int64)
-    out = buffers[order_by_rank(ranks, rows, buffers, np.empty(MAX_BUCKETS + 2, np.int64))]
-    expected = rows[np.lexsort((rows, ranks[rows]))]
-    assert (out & (2 ** 32 - 1)).tolist() == expected.tolist()
-    assert (out >> 32).tolist() == ranks[expected].tolist()
+    assert_ordered_by_rank(rng, ranks, m)
 
 
 @pytest.mark.parametrize("m, band, outliers", [(3000, 50, 100), (300, 2 ** 20, 0),
@@ -97,20 +105,13 @@ def test_order_by_rank_with_ranks_bunched_or_repeated(m, band, outliers):
     (most rows in one bucket of the high digit): still the (rank, row id) order."""
     import numpy as np
 
-    from refml_fast.tree.grow import MAX_BUCKETS, order_by_rank
-
     rng = np.random.default_rng(m + band)
     n = 2 * m + 5
     values = rng.integers(0, band, size=max(2, m // 3))
     ranks = rng.choice(values, size=n).astype(np.int32)
     ranks[rng.choice(n, size=outliers, replace=False)] = rng.integers(2 ** 20, 2 ** 30,
                                                                       size=outliers)
-    rows = np.sort(rng.choice(n, size=m, replace=False)).astype(np.int32)
-    buffers = np.full((2, m), -1, dtype=np.int64)
-    out = buffers[order_by_rank(ranks, rows, buffers, np.empty(MAX_BUCKETS + 2, np.int64))]
-    expected = rows[np.lexsort((rows, ranks[rows]))]
-    assert (out & (2 ** 32 - 1)).tolist() == expected.tolist()
-    assert (out >> 32).tolist() == ranks[expected].tolist()
+    assert_ordered_by_rank(rng, ranks, m)
 
 
 def test_the_whole_number_gini_scan_gives_the_general_scans_costs_bit_for_bit():
