@@ -71,7 +71,7 @@ def assert_ordered_by_rank(rng, ranks, m):
     rank << 32 | row in (rank, row id) order."""
     import numpy as np
 
-    from refml_fast.tree.grow import MAX_BUCKETS, order_by_rank
+    from refml_fast.tree.word_sort import MAX_BUCKETS, order_by_rank
 
     rows = np.sort(rng.choice(ranks.shape[0], size=m, replace=False)).astype(np.int32)
     buffers = np.full((2, m), -1, dtype=np.int64)

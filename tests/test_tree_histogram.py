@@ -237,7 +237,7 @@ def test_a_node_split_from_bin_counts_is_the_split_from_ordered_rows():
     import numpy as np
 
     from refml_fast.tree import grow, grow_binned
-    from refml_fast.tree.grow import MAX_BUCKETS
+    from refml_fast.tree.word_sort import MAX_BUCKETS
 
     rng = np.random.default_rng(14)
     for case in range(400):

@@ -12,7 +12,7 @@ the tree are the same whichever way the tree took (tested both ways on the same 
   single tree searches every feature).
 - Sorting at every node.  A node's rows sit in ``rows[start:end]`` in ascending row ids
   (the root's kept rows are ascending and partitions are stable); each searched feature
-  orders them by rank with a stable linear sort (``order_by_rank``), and a split
+  orders them by rank with a stable linear sort (``word_sort``), and a split
   partitions ``rows`` only: O(m n_node) per split.  Best when m is a fraction of d: a
   random forest searches sqrt(d) features, and scikit-learn's splitter too sorts at every
   node (with a comparison sort).
@@ -26,6 +26,12 @@ import numpy as np
 
 from refml_fast.core.random import randbelow
 from refml_fast.runtime.options import kernel
+from refml_fast.tree.bounded import (
+    BOUNDED_FROM,
+    MOST_BUCKETS,
+    MOST_CLASSES,
+    find_split_bounded,
+)
 from refml_fast.tree.kernels import (
     FEATURE,
     LEAF,
@@ -38,12 +44,9 @@ from refml_fast.tree.kernels import (
     pack_words,
     scan_feature,
     scan_whole_gini,
-    word_of,
 )
+from refml_fast.tree.word_sort import MAX_BUCKETS, order_by_rank
 
-MAX_BUCKETS = 2 ** 16  # of one counting pass
-INSERTION_ROWS = 48    # order_by_rank sorts up to this many rows by insertion (measured:
-                       # 48 rows, ranks of 20,000 values: 8.1 ns a row; radix 8.9)
 # Columns of the stack of pending nodes.
 START, END, DEPTH, PARENT, SIDE = 0, 1, 2, 3, 4
 
@@ -99,87 +102,6 @@ def scan(words, codes, weights, criterion, whole_gini, node_counts, best_cost, s
                                best_cost, scratch, best_counts, min_leaf)
     return scan_feature(words, codes, weights, criterion, best_cost, scratch,
                         best_counts, min_leaf)
-
-
-@kernel(refcounts=False)
-def order_by_rank(ranks_j, node_rows, buffers, counts):
-    """The node's rows (ascending row ids) as words rank << 32 | row
-    (``kernels.pack_words``) in a stable order by their ranks ``ranks_j``, so by (rank,
-    row id), in the first m words of ``buffers[b]``; returns b (0 or 1, the other row is
-    scratch: a sort of an even number of passes ends where it began, and is not copied).
-    A linear sort: one counting pass when the node's ranks span a short range, else radix
-    passes over rank - lowest of ``radix_bits`` each (a comparison sort cost ~30 ns a row
-    here, branches mispredicted); insertion up to INSERTION_ROWS rows.  One word per row
-    moves (row ids and ranks as two arrays: 15-25% slower sorts).  ``buffers``: (2, >= m)
-    int64; ``counts``: of MAX_BUCKETS + 2.
-    """
-    m = node_rows.shape[0]
-    out, tmp = buffers[0], buffers[1]
-    lo = np.int64(ranks_j[node_rows[0]])
-    hi = lo
-    for p in range(m):
-        row = node_rows[p]
-        r = np.int64(ranks_j[row])
-        tmp[p] = word_of(r, row)
-        lo = min(lo, r)
-        hi = max(hi, r)
-    if m <= INSERTION_ROWS:
-        for p in range(m):
-            word = tmp[p]
-            q = p
-            while q > 0 and out[q - 1] > word:
-                out[q] = out[q - 1]
-                q -= 1
-            out[q] = word
-        return 0
-    width = 1  # bits of rank - lo
-    while (hi - lo) >> width:
-        width += 1
-    if (1 << width) <= min(4 * m + 512, MAX_BUCKETS):
-        bits = width  # one counting pass over every bucket
-    else:
-        bits = radix_bits(width, m)
-    passes = (width + bits - 1) // bits
-    src, dst = tmp, out
-    for step in range(passes):
-        counting_pass(src, dst, m, lo << ROW_BITS, ROW_BITS + bits * step, (1 << bits) - 1,
-                      counts)
-        src, dst = dst, src
-    return 1 - passes % 2  # the first pass wrote buffers[0], the second buffers[1], ...
-
-
-@kernel(refcounts=False, inline=True)
-def radix_bits(width, m):
-    """The digit of a radix sort of m words whose keys span ``width`` bits: the one of 2-11
-    bits with the least passes x (2^(bits + 1) + 5 m), a pass costing a walk of its
-    2^bits counters twice and about five steps a row.  Few rows take small digits (a
-    pass's counters are their fixed cost), many rows few passes, and the passes share
-    the bits evenly (18 bits: 9 + 9, not 11 + 7).  Against 8- or 11-bit digits, ranks of
-    200,000 values: 40 rows 19.1 -> 10.1 ns a row (insertion: 7.4), 1,000 rows 7.7 ->
-    5.5, 120,000 rows 5.2 -> 5.0; of 20,000 values the same within 5%."""
-    best_bits, best_cost = 11, np.inf
-    for bits in range(2, 12):
-        passes = (width + bits - 1) // bits
-        cost = passes * ((2 << bits) + 5 * m)
-        if cost < best_cost:
-            best_bits, best_cost = bits, cost
-    return best_bits
-
-
-@kernel(refcounts=False)
-def counting_pass(src, dst, m, base, shift, mask, counts):
-    """One stable counting-sort pass of the first m words by ((word - base) >> shift) &
-    mask: a digit of rank - lowest (base: the lowest rank << 32)."""
-    counts[:mask + 2] = 0
-    for p in range(m):
-        counts[((src[p] - base) >> shift & mask) + 1] += 1
-    for b in range(mask + 1):
-        counts[b + 1] += counts[b]
-    for p in range(m):
-        word = src[p]
-        b = (word - base) >> shift & mask
-        dst[counts[b]] = word
-        counts[b] += 1
 
 
 @kernel(refcounts=False)
@@ -369,6 +291,14 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     rows = kept_rows.copy()  # sorting: every node's rows, in its segment
     buffers = np.empty((2, n_rows), dtype=np.int64)  # a feature's words, and scratch
     buckets = np.empty(MAX_BUCKETS + 2, dtype=np.int64)
+    # Large nodes' splits through bucket bounds (``bounded``), where they apply.
+    bounded = sorting and whole_gini != 0 and min_leaf == 1 and n_classes <= MOST_CLASSES
+    slots = min(n_candidates, n_features) if bounded else 0
+    cum = np.empty((slots, MOST_BUCKETS + 1, n_classes))
+    cum_rows = np.empty((slots, MOST_BUCKETS + 1), dtype=np.int64)
+    edge_cost = np.empty((slots, MOST_BUCKETS + 1))
+    keep = np.empty(MOST_BUCKETS if bounded else 0, dtype=np.bool_)
+    layout = np.empty((slots, 4), dtype=np.int64)
     node_count = 0
     while n_pending > 0:
         n_pending -= 1
@@ -381,10 +311,16 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
             continue
         select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates, state,
                         order, selected)
-        feature, n_left, threshold, boundary = find_split(
-            X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets, codes, weights,
-            start, end, criterion, whole_gini, counts, selected, scratch, best_counts,
-            min_leaf)
+        if bounded and end - start >= BOUNDED_FROM:
+            feature, n_left, threshold, boundary = find_split_bounded(
+                X, ranks, rows, buffers, buckets, codes, weights, whole_gini == 2, start, end,
+                counts, selected, best_counts, cum, cum_rows, edge_cost, keep, layout,
+                scratch)
+        else:
+            feature, n_left, threshold, boundary = find_split(
+                X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets, codes,
+                weights, start, end, criterion, whole_gini, counts, selected, scratch,
+                best_counts, min_leaf)
         if feature == LEAF:
             continue
         if sorting:

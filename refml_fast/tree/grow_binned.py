@@ -38,10 +38,8 @@ import numpy as np
 
 from refml_fast.runtime.options import kernel
 from refml_fast.tree.grow import (
-    MAX_BUCKETS,
     is_leaf,
     open_node,
-    order_by_rank,
     partition_rows,
     pending_nodes,
     push_children,
@@ -54,6 +52,7 @@ from refml_fast.tree.kernels import (
     midpoint,
     scan_whole_gini,
 )
+from refml_fast.tree.word_sort import MAX_BUCKETS, order_by_rank
 
 MOST_BINS = 256   # codes 0..255: one byte
 HIST_FROM = 256   # rows of a node from which it counts them into bins
@@ -203,7 +202,7 @@ def grow_binned_tree(bins, cut_values, kept_rows, codes, weights, settings, min_
     order = np.empty(n_features, dtype=np.int64)
     selected = np.empty(n_features, dtype=np.bool_)
     left = np.empty((2, n_classes))  # scan_whole_gini's scratch; row 0 for scan_bins
-    buffers = np.empty((2, n_rows), dtype=np.int64)  # words (grow.order_by_rank)
+    buffers = np.empty((2, n_rows), dtype=np.int64)  # words (word_sort.order_by_rank)
     buckets = np.empty(MAX_BUCKETS + 2, dtype=np.int64)
     best_counts = np.empty((2, n_classes))
     class_counts = np.zeros((MOST_BINS, n_classes))

@@ -1,0 +1,269 @@
+"""Exact CART's best split of a large node without ordering all its rows: bucket bounds
+(beyond the lectures; refml orders every searched feature's rows, ``refml.tree.split``).
+
+A tree that sorts at its nodes (a forest's members) spends most of its time ordering each
+searched feature's rows at a node and walking past them.  Near the top of the tree a
+node's rows are many, and most of its thresholds are far from the best: this search
+orders only the rows around thresholds that could still win, and returns the same split,
+bit for bit, as ``grow.find_split`` (tested against it on the same nodes).
+
+1. For each searched feature, the node's rows are counted into buckets of consecutive
+   ranks (2^shift ranks a bucket, about ROWS_PER_BUCKET rows a bucket): one pass over
+   the rows, no ordering.  The class weights left of each bucket's end are prefix sums.
+   A threshold between two non-empty buckets is a threshold of the row scan (the ranks
+   differ), and its cost follows from its left class weights alone.
+2. Every threshold inside a bucket has left class weights c in the box
+   L_b <= c <= L_{b+1} (class by class) between the bucket's two ends.  The cost of a
+   split, G(c) + G(T - c) with G(c) = W(c) - sum_k c_k^2 / W(c) the weighted Gini sum of a
+   side (0 for a side without weight), is concave in c: W - ||c||^2 / W is a sum of W and
+   the negated perspective of the convex ||c||^2.  A concave function's least value on a
+   box is at one of its 2^K corners, so the least corner cost bounds every threshold in
+   the bucket from below.
+3. The least boundary cost over all searched features is a cost some threshold reaches.
+   A bucket whose bound exceeds it, even after a relative margin of 1e-12 (the costs are
+   floats: each side's numerator is an exact integer here, one division rounds, so a
+   computed cost is within 3 units in the last place of the real one), holds no threshold
+   that could be the node's best.  The rows of the other buckets, a few near the best
+   thresholds, are ordered by (rank, row id) (``word_sort``) and walked as the row scan
+   walks them.
+4. The best split is the first threshold, features in increasing j and thresholds
+   ascending, of least cost: the thresholds visited (every boundary, every threshold in
+   a bucket kept) hold every threshold of least cost, in their order, so strict
+   improvement over them finds the row scan's split.
+
+Used where the row scan's Gini costs are functions of the class weights alone
+(``kernels.scan_whole_gini``: Gini, whole-number weights, W <= 2^26), with
+``min_samples_leaf`` = 1 (any non-empty side is allowed, as a boundary's rows count
+nothing else), up to MOST_CLASSES classes (2^K corners a bucket), on nodes of
+BOUNDED_FROM rows or more; everywhere else ``grow.find_split``.
+"""
+
+import numpy as np
+
+from refml_fast.runtime.options import kernel
+from refml_fast.tree.kernels import LEAF, ROW_BITS, ROW_MASK, midpoint, word_of
+from refml_fast.tree.word_sort import gather_words, sort_gathered
+
+BOUNDED_FROM = 256     # rows of a node from which its split is searched through buckets
+ROWS_PER_BUCKET = 16   # a bucket's rows, about, when a node's ranks are spread
+MOST_BUCKETS = 2048    # of one feature at one node
+MOST_CLASSES = 4       # 2^K corners a bucket
+MARGIN = 1e-12         # relative, below a bound before its bucket is skipped
+
+
+@kernel(refcounts=False, inline=True)
+def split_cost(left, totals, total):
+    """((W_l^2 - S_l) / W_l + (W_r^2 - S_r) / W_r) for left class weights ``left`` (S: a
+    side's sum of squared class weights, the right side's weights totals - left), a side
+    without weight counting 0: ``scan_whole_gini``'s cost, the same float when the weights
+    are exact integers."""
+    w_left = 0.0
+    squares_left = 0.0
+    squares_right = 0.0
+    for k in range(left.shape[0]):
+        c = left[k]
+        w_left += c
+        squares_left += c * c
+        r = totals[k] - c
+        squares_right += r * r
+    w_right = total - w_left
+    cost = 0.0
+    if w_left > 0.0:
+        cost += (w_left * w_left - squares_left) / w_left
+    if w_right > 0.0:
+        cost += (w_right * w_right - squares_right) / w_right
+    return cost
+
+
+@kernel(refcounts=False)
+def bucket_bound(low, high, totals, total, corner, low_cost, high_cost):
+    """The least cost over the corners of the box low <= c <= high (class by class): a
+    lower bound of every threshold's cost inside the bucket (the cost is concave).  The
+    two ends' costs are given."""
+    n_classes = low.shape[0]
+    bound = min(low_cost, high_cost)
+    for mask in range(1, (1 << n_classes) - 1):
+        for k in range(n_classes):
+            corner[k] = high[k] if mask >> k & 1 else low[k]
+        bound = min(bound, split_cost(corner, totals, total))
+    return bound
+
+
+@kernel(refcounts=False)
+def count_buckets(ranks_j, node_rows, words, codes, weights, unit, slot, cum, cum_rows):
+    """Count the node's rows of one feature into buckets of 2^shift consecutive ranks from
+    the lowest: cum[slot, b] the class weights, cum_rows[slot, b] the rows, of buckets
+    before b (b = 0..nb).  ``words``: scratch of m.  Returns (lowest rank, shift, nb)."""
+    m = node_rows.shape[0]
+    lo, hi = gather_words(ranks_j, node_rows, words)
+    most = min(MOST_BUCKETS, max(2, m // ROWS_PER_BUCKET))
+    shift = 0
+    while ((hi - lo) >> shift) + 1 > most:
+        shift += 1
+    nb = ((hi - lo) >> shift) + 1
+    n_classes = cum.shape[2]
+    for b in range(nb + 1):
+        cum_rows[slot, b] = 0
+        for k in range(n_classes):
+            cum[slot, b, k] = 0.0
+    for p in range(m):
+        word = words[p]
+        row = word & ROW_MASK
+        b = ((word >> ROW_BITS) - lo) >> shift
+        cum[slot, b + 1, codes[row]] += 1.0 if unit else weights[row]
+        cum_rows[slot, b + 1] += 1
+    for b in range(nb):
+        cum_rows[slot, b + 1] += cum_rows[slot, b]
+        for k in range(n_classes):
+            cum[slot, b + 1, k] += cum[slot, b, k]
+    return lo, shift, nb
+
+
+@kernel(refcounts=False)
+def count_features(ranks, node_rows, words, codes, weights, unit, selected, totals, total,
+                   cum, cum_rows, edge_cost, layout):
+    """Step 1 for every searched feature, in increasing j, slot by slot: its buckets
+    (``count_buckets``; layout[slot] = j, lowest rank, shift, buckets) and the cost at
+    each bucket's end (edge_cost[slot, b], at the end of bucket b - 1).  Returns (slots,
+    the least cost of a boundary: both sides hold rows)."""
+    m = node_rows.shape[0]
+    bound = np.inf
+    n_slots = 0
+    for j in range(selected.shape[0]):
+        if not selected[j]:
+            continue
+        s = n_slots
+        n_slots += 1
+        lo, shift, nb = count_buckets(ranks[j], node_rows, words, codes, weights, unit, s,
+                                      cum, cum_rows)
+        layout[s, 0], layout[s, 1], layout[s, 2], layout[s, 3] = j, lo, shift, nb
+        for b in range(nb + 1):
+            edge_cost[s, b] = split_cost(cum[s, b], totals, total)
+            if 0 < cum_rows[s, b] < m and cum_rows[s, b] > cum_rows[s, b - 1]:
+                bound = min(bound, edge_cost[s, b])
+    return n_slots, bound
+
+
+@kernel(refcounts=False)
+def order_kept_rows(ranks_j, node_rows, s, lo, shift, nb, cum, cum_rows, edge_cost, totals,
+                    total, corner, keep, limit, buffers, counts):
+    """Steps 2 and 3 for one feature (slot s): keep[b] marks the buckets of two rows or
+    more whose bound is within the margin of ``limit`` (a cost reached), and their rows
+    are put in (rank, row id) order in buffers[i, :n]; returns (i, n)."""
+    n_buckets = 0
+    for b in range(nb):
+        keep[b] = False
+        if shift > 0 and cum_rows[s, b + 1] - cum_rows[s, b] >= 2:
+            low_bound = bucket_bound(cum[s, b], cum[s, b + 1], totals, total, corner,
+                                     edge_cost[s, b], edge_cost[s, b + 1])
+            if low_bound * (1.0 - MARGIN) <= limit:
+                keep[b] = True
+                n_buckets += 1
+    if n_buckets == 0:
+        return 0, 0
+    words = buffers[1]
+    n_kept = 0
+    first = last = np.int64(-1)
+    for p in range(node_rows.shape[0]):
+        row = node_rows[p]
+        r = np.int64(ranks_j[row])
+        if keep[(r - lo) >> shift]:
+            words[n_kept] = word_of(r, row)
+            n_kept += 1
+            first = r if first < 0 else min(first, r)
+            last = max(last, r)
+    return sort_gathered(buffers, n_kept, first, last, counts), n_kept
+
+
+@kernel(refcounts=False)
+def find_split_bounded(X, ranks, rows, buffers, counts, codes, weights, unit, start, end,
+                       node_counts, selected, best_counts, cum, cum_rows, edge_cost, keep,
+                       layout, scratch):
+    """``grow.find_split`` of a node that sorts at its nodes, for the Gini criterion with
+    whole-number weights and min_samples_leaf 1: (feature, rows on the left, threshold,
+    highest rank on the left), feature -1 if none; best_counts the two sides' class
+    weights.  Scratch: ``cum`` (slots, MOST_BUCKETS + 1, K), ``cum_rows`` and
+    ``edge_cost`` (slots, MOST_BUCKETS + 1), ``keep`` (MOST_BUCKETS,) bool, ``layout``
+    (slots, 4) int64, ``scratch`` (2, K); slots: the most features a node searches."""
+    node_rows = rows[start:end]
+    m = end - start
+    totals = node_counts
+    n_classes = totals.shape[0]
+    total = 0.0
+    for k in range(n_classes):
+        total += totals[k]
+    n_slots, bound = count_features(ranks, node_rows, buffers[1], codes, weights, unit,
+                                    selected, totals, total, cum, cum_rows, edge_cost, layout)
+    corner, left = scratch[0], scratch[1]
+    best_cost = np.inf
+    best_feature = LEAF
+    best_n_left = 0
+    best_slot = best_bucket = -1             # a boundary won: after this bucket
+    below = above = 0                        # a threshold inside a bucket won: its rows
+    boundary = 0
+    for s in range(n_slots):                 # step 4: features in increasing j
+        j, lo, shift, nb = layout[s, 0], layout[s, 1], layout[s, 2], layout[s, 3]
+        i, n_kept = order_kept_rows(ranks[j], node_rows, s, lo, shift, nb, cum, cum_rows,
+                                    edge_cost, totals, total, corner, keep,
+                                    min(bound, best_cost), buffers, counts)
+        kept_words = buffers[i, :n_kept]
+        q = 0
+        for b in range(nb):
+            n_b = cum_rows[s, b + 1] - cum_rows[s, b]
+            if n_b == 0:
+                continue
+            if keep[b]:
+                for k in range(n_classes):
+                    left[k] = cum[s, b, k]
+                for t in range(q, q + n_b - 1):
+                    row = kept_words[t] & ROW_MASK
+                    left[codes[row]] += 1.0 if unit else weights[row]
+                    if not kept_words[t] >> ROW_BITS < kept_words[t + 1] >> ROW_BITS:
+                        continue             # tied values: no threshold between them
+                    cost = split_cost(left, totals, total)
+                    if cost < best_cost:
+                        best_cost = cost
+                        best_feature = j
+                        best_n_left = cum_rows[s, b] + t - q + 1
+                        best_slot = -1
+                        below = kept_words[t] & ROW_MASK
+                        above = kept_words[t + 1] & ROW_MASK
+                        boundary = kept_words[t] >> ROW_BITS
+                        for k in range(n_classes):
+                            best_counts[0, k] = left[k]
+                            best_counts[1, k] = totals[k] - left[k]
+                q += n_b
+            if cum_rows[s, b + 1] < m and edge_cost[s, b + 1] < best_cost:
+                best_cost = edge_cost[s, b + 1]
+                best_feature = j
+                best_n_left = cum_rows[s, b + 1]
+                best_slot, best_bucket = s, b
+                for k in range(n_classes):
+                    best_counts[0, k] = cum[s, b + 1, k]
+                    best_counts[1, k] = totals[k] - cum[s, b + 1, k]
+    if best_feature == LEAF:
+        return LEAF, 0, 0.0, 0
+    if best_slot >= 0:  # the rows either side of a boundary between buckets
+        lo, shift = layout[best_slot, 1], layout[best_slot, 2]
+        below, above, boundary = rows_beside(ranks[best_feature], node_rows,
+                                             lo + ((best_bucket + 1) << shift) - 1)
+    threshold = midpoint(X[below, best_feature], X[above, best_feature])
+    return best_feature, best_n_left, threshold, boundary
+
+
+@kernel(refcounts=False)
+def rows_beside(ranks_j, node_rows, limit):
+    """(below, above, highest rank <= limit): the row the row scan reads below a threshold
+    after rank ``limit`` (the highest rank up to it, the last of its rows in row ids) and
+    the row above (the lowest rank beyond, the first of its rows)."""
+    highest, lowest = np.int64(-1), np.int64(-1)
+    below = above = np.int64(0)
+    for p in range(node_rows.shape[0]):
+        row = np.int64(node_rows[p])
+        r = np.int64(ranks_j[row])
+        if r <= limit:
+            if r >= highest:
+                highest, below = r, row
+        elif lowest < 0 or r < lowest:
+            lowest, above = r, row
+    return below, above, highest
