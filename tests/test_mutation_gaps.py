@@ -2117,3 +2117,33 @@ def test_a_covariance_asymmetric_by_exactly_the_tolerance_is_accepted(lib):
     lib.GaussianClasses([1.0], [[0.0, 0.0]], [[[1.0, 0.0], [1e-12, 1.0]]])
     with pytest.raises(ValueError, match="symmetric"):
         lib.GaussianClasses([1.0], [[0.0, 0.0]], [[[1.0, 0.0], [2e-12, 1.0]]])
+
+
+def test_a_right_side_whose_weight_rounds_to_zero_is_no_threshold(lib):
+    """A threshold whose side holds rows but no weight in floats (1e-20 next to 1.0 is lost
+    in the class total) is skipped, not costed: the tree splits where both sides weigh
+    something (a fault costed the empty side and divided by its zero weight)."""
+    model = lib.DecisionTreeClassifier().fit([[0.0], [1.0], [2.0]], [1, 0, 0],
+                                             sample_weight=[1.0, 1.0, 1e-20])
+    assert as_list(model.tree_.feature)[0] == 0
+    assert as_list(model.tree_.threshold)[0] == 0.5
+    assert as_list(model.predict([[0.0], [1.0], [2.0]])) == [1, 0, 0]
+
+
+def test_the_perceptrons_early_stop_is_the_same_on_data_scaled_by_a_power_of_two(lib):
+    """With a constant step, data scaled by s = 2^-70 (exactly, in floats) scale theta by
+    s and each pass's perceptron loss by s^2; with tol scaled by s^2 the early stop
+    comes at the same pass and theta is theta * s, bit for bit (a fault started each pass's
+    loss at 1.0 instead of 0, which hid every loss of the scaled run)."""
+    X, y = blobs(n=80, d=2, seed=5)
+    X = [[a - 0.75, b - 0.75] for a, b in X]          # overlapping: mistakes every pass
+    s = 2.0 ** -70
+    settings = dict(fit_intercept=False, n_iter_no_change=2, max_iter=60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = lib.Perceptron(tol=1e-3, **settings).fit(X, y)
+        scaled = lib.Perceptron(tol=1e-3 * s * s, **settings).fit(
+            [[s * a for a in row] for row in X], y)
+    assert 2 < plain.n_iter_ < 60 and not plain.converged_
+    assert scaled.n_iter_ == plain.n_iter_
+    assert as_list(scaled.coef_) == [s * c for c in as_list(plain.coef_)]
