@@ -100,6 +100,10 @@ EQUIVALENT = {
         "X[1] has X[0]'s length",
     ("refml/svm/svc.py", "beta_norm_squared", "Mult -> Div", "alpha[i] / y[i] * scores[i]"):
         "the labels are coded +1 and -1 there, so alpha_i / y_i equals alpha_i * y_i exactly",
+    ("refml/svm/svc.py", "_signed_multipliers", "Mult -> Div",
+     "[alpha[i] / y[i] for i in support]"):
+        "y is signs_from_codes(codes) there, +1 and -1, so alpha_i / y_i equals alpha_i * y_i "
+        "exactly",
     ("refml/svm/smo.py", "second_index", "Gt -> GtE", "b >= 0.0"):
         "a candidate with b = 0 scores -0.0, above every candidate with b > 0, and one with "
         "b > 0 exists whenever j is asked for (m - M > tol >= 0: M's own point)",

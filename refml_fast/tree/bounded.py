@@ -35,7 +35,9 @@ Used where the row scan's Gini costs are functions of the class weights alone
 (``kernels.scan_whole_gini``: Gini, whole-number weights, W <= 2^26), with
 ``min_samples_leaf`` = 1 (any non-empty side is allowed, as a boundary's rows count
 nothing else), up to MOST_CLASSES classes (2^K corners a bucket), on nodes of
-BOUNDED_FROM rows or more; everywhere else ``grow.find_split``.
+BOUNDED_FROM rows or more, in trees whose bucket tables (a searched feature's buckets'
+class weights, rows and end costs) take at most MOST_BOUND_WORDS words; everywhere else
+``grow.find_split``.
 """
 
 import numpy as np
@@ -49,6 +51,7 @@ ROWS_PER_BUCKET = 16   # a bucket's rows, about, when a node's ranks are spread
 MOST_BUCKETS = 2048    # of one feature at one node
 MOST_CLASSES = 4       # 2^K corners a bucket
 MARGIN = 1e-12         # relative, below a bound before its bucket is skipped
+MOST_BOUND_WORDS = 2 ** 23  # of a tree's bucket tables (64 MiB; more: the row scan)
 
 
 @kernel(refcounts=False, inline=True)
@@ -89,6 +92,13 @@ def bucket_bound(low, high, totals, total, corner, low_cost, high_cost):
     return bound
 
 
+@kernel(refcounts=False, inline=True)
+def most_buckets(m):
+    """The most buckets of a feature at a node of m rows (about ROWS_PER_BUCKET rows a
+    bucket), and so of any node of a tree of m rows."""
+    return min(MOST_BUCKETS, max(2, m // ROWS_PER_BUCKET))
+
+
 @kernel(refcounts=False)
 def count_buckets(ranks_j, node_rows, words, codes, weights, unit, slot, cum, cum_rows):
     """Count the node's rows of one feature into buckets of 2^shift consecutive ranks from
@@ -96,7 +106,7 @@ def count_buckets(ranks_j, node_rows, words, codes, weights, unit, slot, cum, cu
     before b (b = 0..nb).  ``words``: scratch of m.  Returns (lowest rank, shift, nb)."""
     m = node_rows.shape[0]
     lo, hi = gather_words(ranks_j, node_rows, words)
-    most = min(MOST_BUCKETS, max(2, m // ROWS_PER_BUCKET))
+    most = most_buckets(m)
     shift = 0
     while ((hi - lo) >> shift) + 1 > most:
         shift += 1
@@ -182,9 +192,9 @@ def find_split_bounded(X, ranks, rows, buffers, counts, codes, weights, unit, st
     """``grow.find_split`` of a node that sorts at its nodes, for the Gini criterion with
     whole-number weights and min_samples_leaf 1: (feature, rows on the left, threshold,
     highest rank on the left), feature -1 if none; best_counts the two sides' class
-    weights.  Scratch: ``cum`` (slots, MOST_BUCKETS + 1, K), ``cum_rows`` and
-    ``edge_cost`` (slots, MOST_BUCKETS + 1), ``keep`` (MOST_BUCKETS,) bool, ``layout``
-    (slots, 4) int64, ``scratch`` (2, K); slots: the most features a node searches."""
+    weights.  Scratch: ``cum`` (slots, B + 1, K), ``cum_rows`` and ``edge_cost`` (slots,
+    B + 1), ``keep`` (B,) bool, ``layout`` (slots, 4) int64, ``scratch`` (2, K); slots:
+    the most features a node searches, B: ``most_buckets`` of the node's rows or more."""
     node_rows = rows[start:end]
     m = end - start
     totals = node_counts

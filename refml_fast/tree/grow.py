@@ -18,6 +18,9 @@ the tree are the same whichever way the tree took (tested both ways on the same 
   node (with a comparison sort).
 
 The caller picks the way per tree (``settings[3]``; ``refml_fast.tree.sorts_at_nodes``).
+A tree that sorts at its nodes searches its nodes of BOUNDED_FROM rows or more through
+bucket bounds (``bounded``: the same split, ordering only the rows near thresholds that
+could win) when the Gini costs are functions of the class weights alone.
 A histogram tree with Gini impurity and whole-number weights takes a third way, counting a
 node's rows into their bins (``grow_binned``).
 """
@@ -28,9 +31,10 @@ from refml_fast.core.random import randbelow
 from refml_fast.runtime.options import kernel
 from refml_fast.tree.bounded import (
     BOUNDED_FROM,
-    MOST_BUCKETS,
+    MOST_BOUND_WORDS,
     MOST_CLASSES,
     find_split_bounded,
+    most_buckets,
 )
 from refml_fast.tree.kernels import (
     FEATURE,
@@ -292,12 +296,15 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     buffers = np.empty((2, n_rows), dtype=np.int64)  # a feature's words, and scratch
     buckets = np.empty(MAX_BUCKETS + 2, dtype=np.int64)
     # Large nodes' splits through bucket bounds (``bounded``), where they apply.
-    bounded = sorting and whole_gini != 0 and min_leaf == 1 and n_classes <= MOST_CLASSES
-    slots = min(n_candidates, n_features) if bounded else 0
-    cum = np.empty((slots, MOST_BUCKETS + 1, n_classes))
-    cum_rows = np.empty((slots, MOST_BUCKETS + 1), dtype=np.int64)
-    edge_cost = np.empty((slots, MOST_BUCKETS + 1))
-    keep = np.empty(MOST_BUCKETS if bounded else 0, dtype=np.bool_)
+    most = most_buckets(n_rows)
+    slots = min(n_candidates, n_features)
+    bounded = (sorting and whole_gini != 0 and min_leaf == 1 and n_classes <= MOST_CLASSES
+               and slots * (most + 1) * (n_classes + 2) <= MOST_BOUND_WORDS)
+    slots = slots if bounded else 0
+    cum = np.empty((slots, most + 1, n_classes))
+    cum_rows = np.empty((slots, most + 1), dtype=np.int64)
+    edge_cost = np.empty((slots, most + 1))
+    keep = np.empty(most if bounded else 0, dtype=np.bool_)
     layout = np.empty((slots, 4), dtype=np.int64)
     node_count = 0
     while n_pending > 0:

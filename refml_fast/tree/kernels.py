@@ -14,7 +14,7 @@ and row ids are int32; an ensemble ranks X once for all its trees
 (refml_fast.ensemble).
 
 Words.  The scans read a node's rows of one feature as int64 words, rank << 32 | row id
-(``pack_words``; ``grow.order_by_rank`` sorts them so), whose order is the (rank, index)
+(``pack_words``; ``word_sort.order_by_rank`` sorts them so), whose order is the (rank, index)
 order: a sort moves one word per row instead of a row id and a rank, and a scan reads
 one array.  Ranks and row ids are int32: a tree takes fewer than 2^31 rows
 (``classifier.MOST_ROWS``).
