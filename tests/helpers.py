@@ -24,3 +24,17 @@ def compiled_and_plain(code):
     (NUMBA_DISABLE_JIT=1, docs/style.md rule 8)."""
     return (run_python(code, NUMBA_DISABLE_JIT="0").stdout,
             run_python(code, NUMBA_DISABLE_JIT="1").stdout)
+
+
+def assert_forest_members_are_refmls_trees(X, y, **settings):
+    """refml_fast's and refml's RandomForestClassifier(**settings) on X, y (numpy arrays):
+    member by member the same features, thresholds and class weights at every node."""
+    import refml
+    import refml_fast
+
+    fast = refml_fast.RandomForestClassifier(**settings).fit(X, y)
+    reference = refml.RandomForestClassifier(**settings).fit(X.tolist(), y.tolist())
+    for a, b in zip(fast.estimators_, reference.estimators_):
+        assert a.tree_.feature.tolist() == b.tree_.feature
+        assert a.tree_.threshold.tolist() == b.tree_.threshold
+        assert a.tree_.value.tolist() == b.tree_.value

@@ -4,6 +4,8 @@ against refml's trees."""
 
 import pytest
 
+from tests.helpers import assert_forest_members_are_refmls_trees
+
 pytestmark = pytest.mark.fast
 
 
@@ -108,17 +110,8 @@ def test_a_forest_of_large_nodes_grows_refmls_trees():
     continuous and integer features): each member is refml's tree, thresholds included."""
     import numpy as np
 
-    import refml
-    import refml_fast
-
     rng = np.random.default_rng(11)
     y = rng.integers(0, 3, size=1500)
     X = np.column_stack([y + rng.normal(size=1500), rng.integers(0, 30, size=1500),
                          rng.normal(size=(1500, 3))])
-    fast = refml_fast.RandomForestClassifier(n_estimators=2, random_state=4).fit(X, y)
-    reference = refml.RandomForestClassifier(n_estimators=2, random_state=4).fit(
-        X.tolist(), y.tolist())
-    for a, b in zip(fast.estimators_, reference.estimators_):
-        assert a.tree_.feature.tolist() == b.tree_.feature
-        assert a.tree_.threshold.tolist() == b.tree_.threshold
-        assert a.tree_.value.tolist() == b.tree_.value
+    assert_forest_members_are_refmls_trees(X, y, n_estimators=2, random_state=4)

@@ -6,6 +6,8 @@ refml (issue 12)."""
 
 import pytest
 
+from tests.helpers import assert_forest_members_are_refmls_trees
+
 pytestmark = pytest.mark.fast
 
 
@@ -50,20 +52,12 @@ def test_sorting_at_nodes_grows_the_tree_presorted_segments_grow(monkeypatch, cr
 
 
 def test_the_forest_sorts_at_nodes_and_its_members_are_refmls_trees():
-    import refml
-    import refml_fast
     from refml_fast.tree.classifier import sorts_at_nodes
 
     assert sorts_at_nodes(40, 6) and not sorts_at_nodes(40, 40)
     X, y = data_sets()[0]
-    X, y = X[:160, :12], y[:160]
-    fast = refml_fast.RandomForestClassifier(n_estimators=4, random_state=1).fit(X, y)
-    reference = refml.RandomForestClassifier(n_estimators=4, random_state=1).fit(
-        X.tolist(), y.tolist())
-    for a, b in zip(fast.estimators_, reference.estimators_):
-        assert a.tree_.feature.tolist() == b.tree_.feature
-        assert a.tree_.threshold.tolist() == b.tree_.threshold
-        assert a.tree_.value.tolist() == b.tree_.value
+    assert_forest_members_are_refmls_trees(X[:160, :12], y[:160], n_estimators=4,
+                                           random_state=1)
 
 
 def assert_ordered_by_rank(rng, ranks, m):
