@@ -15,7 +15,7 @@ def a_node(rng, case):
     outliers, or equal costs (a copied feature, a mirrored class pattern)."""
     import numpy as np
 
-    n, d, k = int(rng.integers(256, 4000)), int(rng.integers(1, 6)), int(rng.integers(2, 5))
+    n, d, k = int(rng.integers(128, 4000)), int(rng.integers(1, 6)), int(rng.integers(2, 5))
     kind = case % 4
     if kind == 0:
         ranks = np.argsort(np.argsort(rng.random((d, n)), axis=1), axis=1)
@@ -41,7 +41,7 @@ def a_node(rng, case):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_bounded_search_finds_the_row_scans_split(seed):
-    """On 60 random nodes of 256-4,000 rows (a sub-range of the tree's rows, in ascending
+    """On 60 random nodes of 128-4,000 rows (a sub-range of the tree's rows, in ascending
     ids), 2-4 classes, unit and whole weights: the same feature, rows on the left,
     threshold, highest rank on the left, and class weights of the two sides; the first
     feature and the first threshold win equal costs."""
@@ -74,7 +74,7 @@ def test_the_bounded_search_finds_the_row_scans_split(seed):
             np.empty((slots, bounded.MOST_BUCKETS + 1), np.int64),
             np.empty((slots, bounded.MOST_BUCKETS + 1)),
             np.empty(bounded.MOST_BUCKETS, np.bool_), np.empty((slots, 4), np.int64),
-            np.empty((2, k)))
+            np.empty((2, k)), np.full((slots, n), -1, np.int64))
         assert tuple(found) == tuple(expected), case
         if expected[0] >= 0:
             np.testing.assert_array_equal(bounded_counts, scan_counts)

@@ -9,7 +9,9 @@ bit for bit, as ``grow.find_split`` (tested against it on the same nodes).
 
 1. For each searched feature, the node's rows are counted into buckets of consecutive
    ranks (2^shift ranks a bucket, about ROWS_PER_BUCKET rows a bucket): one pass over
-   the rows, no ordering.  The class weights left of each bucket's end are prefix sums.
+   the rows, no ordering; the rows' words are kept, so that step 3 reads them again in
+   order instead of each row's rank far apart in memory (20,000 x 50, a tree's kernel
+   10.3 -> 9.8 ms).  The class weights left of each bucket's end are prefix sums.
    A threshold between two non-empty buckets is a threshold of the row scan (the ranks
    differ), and its cost follows from its left class weights alone.
 2. Every threshold inside a bucket has left class weights c in the box
@@ -35,23 +37,29 @@ Used where the row scan's Gini costs are functions of the class weights alone
 (``kernels.scan_whole_gini``: Gini, whole-number weights, W <= 2^26), with
 ``min_samples_leaf`` = 1 (any non-empty side is allowed, as a boundary's rows count
 nothing else), up to MOST_CLASSES classes (2^K corners a bucket), on nodes of
-BOUNDED_FROM rows or more, in trees whose bucket tables (a searched feature's buckets'
-class weights, rows and end costs) take at most MOST_BOUND_WORDS words; everywhere else
-``grow.find_split``.
+``bounded_from(K)`` rows or more, in trees whose bucket tables (a searched feature's
+buckets' class weights, rows and end costs, and its rows' words) take at most
+MOST_BOUND_WORDS words; everywhere else ``grow.find_split``.
 """
 
 import numpy as np
 
 from refml_fast.runtime.options import kernel
-from refml_fast.tree.kernels import LEAF, ROW_BITS, ROW_MASK, midpoint, word_of
+from refml_fast.tree.kernels import LEAF, ROW_BITS, ROW_MASK, midpoint
 from refml_fast.tree.word_sort import gather_words, sort_gathered
 
-BOUNDED_FROM = 256     # rows of a node from which its split is searched through buckets
+# Rows of a node from which its split is searched through buckets: 128 with two classes,
+# 256 with three, 512 with four (a bucket's corners double with each class).  Measured on
+# the nodes of captured forest members, ns a searched feature's row, row scan against
+# buckets: two classes at 128-255 rows 18.1 against 13.4; three classes at 128-255 13.4
+# against 15.3, at 256-511 11.5 against 9.8; four classes at 256-511 11.1 against 12.9,
+# at 512-1,023 10.3 against 10.3.
+BOUNDED_FROM_TWO_CLASSES = 128
 ROWS_PER_BUCKET = 16   # a bucket's rows, about, when a node's ranks are spread
 MOST_BUCKETS = 2048    # of one feature at one node
 MOST_CLASSES = 4       # 2^K corners a bucket
 MARGIN = 1e-12         # relative, below a bound before its bucket is skipped
-MOST_BOUND_WORDS = 2 ** 23  # of a tree's bucket tables (64 MiB; more: the row scan)
+MOST_BOUND_WORDS = 2 ** 24  # of a tree's bucket tables (128 MiB; more: the row scan)
 
 
 @kernel(refcounts=False, inline=True)
@@ -90,6 +98,13 @@ def bucket_bound(low, high, totals, total, corner, low_cost, high_cost):
             corner[k] = high[k] if mask >> k & 1 else low[k]
         bound = min(bound, split_cost(corner, totals, total))
     return bound
+
+
+@kernel(refcounts=False, inline=True)
+def bounded_from(n_classes):
+    """The rows of a node from which its split is searched through buckets (K classes,
+    2 <= K <= MOST_CLASSES)."""
+    return BOUNDED_FROM_TWO_CLASSES << (min(max(n_classes, 2), MOST_CLASSES) - 2)
 
 
 @kernel(refcounts=False, inline=True)
@@ -134,8 +149,9 @@ def count_features(ranks, node_rows, words, codes, weights, unit, selected, tota
                    cum, cum_rows, edge_cost, layout):
     """Step 1 for every searched feature, in increasing j, slot by slot: its buckets
     (``count_buckets``; layout[slot] = j, lowest rank, shift, buckets) and the cost at
-    each bucket's end (edge_cost[slot, b], at the end of bucket b - 1).  Returns (slots,
-    the least cost of a boundary: both sides hold rows)."""
+    each bucket's end (edge_cost[slot, b], at the end of bucket b - 1); the feature's
+    words (``kernels.word_of``, in the node's row order) stay in words[slot] for step 3.
+    Returns (slots, the least cost of a boundary: both sides hold rows)."""
     m = node_rows.shape[0]
     bound = np.inf
     n_slots = 0
@@ -144,8 +160,8 @@ def count_features(ranks, node_rows, words, codes, weights, unit, selected, tota
             continue
         s = n_slots
         n_slots += 1
-        lo, shift, nb = count_buckets(ranks[j], node_rows, words, codes, weights, unit, s,
-                                      cum, cum_rows)
+        lo, shift, nb = count_buckets(ranks[j], node_rows, words[s, :m], codes, weights,
+                                      unit, s, cum, cum_rows)
         layout[s, 0], layout[s, 1], layout[s, 2], layout[s, 3] = j, lo, shift, nb
         for b in range(nb + 1):
             edge_cost[s, b] = split_cost(cum[s, b], totals, total)
@@ -155,7 +171,7 @@ def count_features(ranks, node_rows, words, codes, weights, unit, selected, tota
 
 
 @kernel(refcounts=False)
-def order_kept_rows(ranks_j, node_rows, s, lo, shift, nb, cum, cum_rows, edge_cost, totals,
+def order_kept_rows(slot_words, s, lo, shift, nb, cum, cum_rows, edge_cost, totals,
                     total, corner, keep, limit, buffers, counts):
     """Steps 2 and 3 for one feature (slot s): keep[b] marks the buckets of two rows or
     more whose bound is within the margin of ``limit`` (a cost reached), and their rows
@@ -174,11 +190,11 @@ def order_kept_rows(ranks_j, node_rows, s, lo, shift, nb, cum, cum_rows, edge_co
     words = buffers[1]
     n_kept = 0
     first = last = np.int64(-1)
-    for p in range(node_rows.shape[0]):
-        row = node_rows[p]
-        r = np.int64(ranks_j[row])
+    for p in range(slot_words.shape[0]):
+        word = slot_words[p]
+        r = word >> ROW_BITS
         if keep[(r - lo) >> shift]:
-            words[n_kept] = word_of(r, row)
+            words[n_kept] = word
             n_kept += 1
             first = r if first < 0 else min(first, r)
             last = max(last, r)
@@ -188,13 +204,14 @@ def order_kept_rows(ranks_j, node_rows, s, lo, shift, nb, cum, cum_rows, edge_co
 @kernel(refcounts=False)
 def find_split_bounded(X, ranks, rows, buffers, counts, codes, weights, unit, start, end,
                        node_counts, selected, best_counts, cum, cum_rows, edge_cost, keep,
-                       layout, scratch):
+                       layout, scratch, slot_words):
     """``grow.find_split`` of a node that sorts at its nodes, for the Gini criterion with
     whole-number weights and min_samples_leaf 1: (feature, rows on the left, threshold,
     highest rank on the left), feature -1 if none; best_counts the two sides' class
     weights.  Scratch: ``cum`` (slots, B + 1, K), ``cum_rows`` and ``edge_cost`` (slots,
-    B + 1), ``keep`` (B,) bool, ``layout`` (slots, 4) int64, ``scratch`` (2, K); slots:
-    the most features a node searches, B: ``most_buckets`` of the node's rows or more."""
+    B + 1), ``keep`` (B,) bool, ``layout`` (slots, 4) int64, ``scratch`` (2, K),
+    ``slot_words`` (slots, >= m) int64; slots: the most features a node searches, B:
+    ``most_buckets`` of the node's rows or more."""
     node_rows = rows[start:end]
     m = end - start
     totals = node_counts
@@ -202,7 +219,7 @@ def find_split_bounded(X, ranks, rows, buffers, counts, codes, weights, unit, st
     total = 0.0
     for k in range(n_classes):
         total += totals[k]
-    n_slots, bound = count_features(ranks, node_rows, buffers[1], codes, weights, unit,
+    n_slots, bound = count_features(ranks, node_rows, slot_words, codes, weights, unit,
                                     selected, totals, total, cum, cum_rows, edge_cost, layout)
     corner, left = scratch[0], scratch[1]
     best_cost = np.inf
@@ -213,7 +230,7 @@ def find_split_bounded(X, ranks, rows, buffers, counts, codes, weights, unit, st
     boundary = 0
     for s in range(n_slots):                 # step 4: features in increasing j
         j, lo, shift, nb = layout[s, 0], layout[s, 1], layout[s, 2], layout[s, 3]
-        i, n_kept = order_kept_rows(ranks[j], node_rows, s, lo, shift, nb, cum, cum_rows,
+        i, n_kept = order_kept_rows(slot_words[s, :m], s, lo, shift, nb, cum, cum_rows,
                                     edge_cost, totals, total, corner, keep,
                                     min(bound, best_cost), buffers, counts)
         kept_words = buffers[i, :n_kept]

@@ -18,9 +18,9 @@ the tree are the same whichever way the tree took (tested both ways on the same 
   node (with a comparison sort).
 
 The caller picks the way per tree (``settings[3]``; ``refml_fast.tree.sorts_at_nodes``).
-A tree that sorts at its nodes searches its nodes of BOUNDED_FROM rows or more through
-bucket bounds (``bounded``: the same split, ordering only the rows near thresholds that
-could win) when the Gini costs are functions of the class weights alone.
+A tree that sorts at its nodes searches its nodes of ``bounded.bounded_from(K)`` rows or
+more through bucket bounds (``bounded``: the same split, ordering only the rows near
+thresholds that could win) when the Gini costs are functions of the class weights alone.
 A histogram tree with Gini impurity and whole-number weights takes a third way, counting a
 node's rows into their bins (``grow_binned``).
 """
@@ -30,9 +30,9 @@ import numpy as np
 from refml_fast.core.random import randbelow
 from refml_fast.runtime.options import kernel
 from refml_fast.tree.bounded import (
-    BOUNDED_FROM,
     MOST_BOUND_WORDS,
     MOST_CLASSES,
+    bounded_from,
     find_split_bounded,
     most_buckets,
 )
@@ -208,10 +208,13 @@ def pending_nodes(n_rows, max_depth, codes, weights, n_classes):
     """(stack, stack_counts) of pending nodes, the root on it: rows [0, n_rows), its class
     totals summed over the rows of positive weight in index order.  One pops, two push,
     so at most one right sibling per level of the current path plus the current pair
-    wait: depth + 2 entries, never more than n + 1."""
+    wait: depth + 2 entries, never more than n + 1.  Only the root's entry is written
+    here (``push`` writes every field of the others): a deep tree's room is not cleared."""
     room = n_rows + 1 if max_depth < 0 else min(n_rows + 1, max_depth + 2)
-    stack = np.zeros((room, 5), dtype=np.int64)
-    stack_counts = np.zeros((room, n_classes))
+    stack = np.empty((room, 5), dtype=np.int64)
+    stack_counts = np.empty((room, n_classes))
+    stack[0] = 0
+    stack_counts[0] = 0.0
     for i in range(weights.shape[0]):
         if weights[i] > 0.0:
             stack_counts[0, codes[i]] += weights[i]
@@ -299,13 +302,15 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     most = most_buckets(n_rows)
     slots = min(n_candidates, n_features)
     bounded = (sorting and whole_gini != 0 and min_leaf == 1 and n_classes <= MOST_CLASSES
-               and slots * (most + 1) * (n_classes + 2) <= MOST_BOUND_WORDS)
+               and slots * ((most + 1) * (n_classes + 2) + n_rows) <= MOST_BOUND_WORDS)
     slots = slots if bounded else 0
     cum = np.empty((slots, most + 1, n_classes))
     cum_rows = np.empty((slots, most + 1), dtype=np.int64)
     edge_cost = np.empty((slots, most + 1))
     keep = np.empty(most if bounded else 0, dtype=np.bool_)
     layout = np.empty((slots, 4), dtype=np.int64)
+    large = bounded_from(n_classes) if bounded else 0
+    slot_words = np.empty((slots, n_rows if bounded else 0), dtype=np.int64)
     node_count = 0
     while n_pending > 0:
         n_pending -= 1
@@ -318,11 +323,11 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
             continue
         select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates, state,
                         order, selected)
-        if bounded and end - start >= BOUNDED_FROM:
+        if bounded and end - start >= large:
             feature, n_left, threshold, boundary = find_split_bounded(
                 X, ranks, rows, buffers, buckets, codes, weights, whole_gini == 2, start, end,
                 counts, selected, best_counts, cum, cum_rows, edge_cost, keep, layout,
-                scratch)
+                scratch, slot_words)
         else:
             feature, n_left, threshold, boundary = find_split(
                 X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets, codes,
