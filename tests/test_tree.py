@@ -373,6 +373,28 @@ def test_ranks_split_runs_that_share_a_high_half():
 
 
 @pytest.mark.fast
+@pytest.mark.parametrize("n_threads", [2, 3])
+def test_ranks_on_threads_are_the_ranks_of_one_thread(n_threads):
+    """``all_ranks`` on several threads ranks blocks of columns apart: the same ranks as
+    on one, for columns of ties, of one high half and of spread values, on 1-7 columns."""
+    import numpy as np
+
+    from refml_fast.tree import classifier
+
+    rng = np.random.default_rng(n_threads)
+    n = classifier.RANKS_FOR_THREADS // 4 + 11
+    for d in (1, 4, 7):
+        X = rng.normal(size=(n, d)) * 10.0 ** rng.integers(-3, 3, size=(n, d))
+        X[:, 0] = rng.integers(0, 30, size=n)
+        if d > 1:
+            X[:, 1] = 1.0 + rng.integers(0, 40, size=n) * 2.0 ** -40
+        threaded = classifier.all_ranks(X, n_threads)
+        for j in range(d):
+            distinct = np.unique(X[:, j])
+            assert threaded[j].tolist() == np.searchsorted(distinct, X[:, j]).tolist()
+
+
+@pytest.mark.fast
 def test_a_forest_member_grows_the_tree_its_own_presort_gives():
     """Members read one ranking of the whole training set; the tree fitted alone on the
     same weights ranks again and must come out identical."""

@@ -69,7 +69,7 @@ class CommitteeMixin(FastMixin):
         holds at most 256 bin codes, keep them as bytes too (``grow_binned``)."""
         X = super()._members_matrix(X, weights)
         if isinstance(self._template(X), DecisionTreeClassifier):
-            self._ranks = SharedRanks(X)
+            self._ranks = SharedRanks(X, n_threads_of(getattr(self, "n_jobs", None)))
             edges = getattr(self, "_member_edges", None)
             if edges is not None and 1 + max(map(len, edges), default=0) <= MOST_BINS:
                 self._bins_bytes = DecisionTreeClassifier._bins_matrix(X)
@@ -107,18 +107,21 @@ def pack_one(tree):
 
 
 class SharedRanks:
-    """The ranks of a committee's matrix (``all_ranks``) and its ``few_values``, made by
-    the first member that asks (members fit on several threads) and given to every member
-    as its ``_ranks`` and ``_few_values``."""
+    """The ranks of a committee's matrix (``all_ranks``, on the committee's ``n_threads``)
+    and its ``few_values``, made by the first member that asks (members fit on several
+    threads) and given to every member as its ``_ranks`` and ``_few_values``."""
 
-    def __init__(self, X):
+    _n_threads = 1
+
+    def __init__(self, X, n_threads=1):
         self._X, self._ranks, self._few, self._few_known = X, None, None, False
+        self._n_threads = n_threads
         self._lock = threading.Lock()
 
     def __call__(self, X, needed):
         with self._lock:
             if self._ranks is None:
-                self._ranks = all_ranks(self._X)
+                self._ranks = all_ranks(self._X, self._n_threads)
         return self._ranks
 
     def few_values(self, X, ranks):

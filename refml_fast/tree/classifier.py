@@ -22,36 +22,61 @@ INT_FIELDS = ("children_left", "children_right", "feature", "n_node_samples")
 MOST_ROWS = 2 ** 31   # rows of a tree: a rank and a row id share a word (kernels.pack_words),
                       # and both are int32
 RANK_BLOCK = 2 ** 19  # entries of X ranked per call of numpy's sort (8 MiB of keys and words)
+RANKS_FOR_THREADS = 2 ** 18  # entries of X from which ``all_ranks`` may use threads
 
 
-def sorted_key_blocks(X):
+def sorted_key_blocks(X, width=None):
     """(first, packed, keys) for blocks of X's columns, column first + c sorted in
     packed[c]: each value as a 64-bit key whose unsigned order is the values' order
     (``keys``), its high half packed over the row id (``kernels.column_keys``).  numpy
     sorts those plain integers about three times as fast as it argsorts floats; the runs
     that share a high half are put in order by their low halves afterwards
-    (``ranks_from_keys``).  Rows < MOST_ROWS."""
+    (``ranks_from_keys``).  Rows < MOST_ROWS.  ``width``: columns a block (default: as
+    many as RANK_BLOCK entries hold)."""
     n, d = X.shape
-    width = max(1, min(d, RANK_BLOCK // max(1, n)))
+    width = width or max(1, min(d, RANK_BLOCK // max(1, n)))
     bits = np.ascontiguousarray(X, dtype=np.float64).view(np.uint64)
     for first in range(0, d, width):
-        count = min(width, d - first)
-        keys = np.empty((count, n), dtype=np.uint64)
-        packed = np.empty((count, n), dtype=np.uint64)
-        kernels.column_keys(bits, first, keys, packed)
-        packed.sort(axis=1)
-        yield first, packed, keys
+        yield (first, *sorted_keys(bits, first, min(width, d - first)))
 
 
-def all_ranks(X):
+def sorted_keys(bits, first, count):
+    """(packed, keys) of ``sorted_key_blocks`` for the columns first .. first + count - 1
+    of X's bits."""
+    keys = np.empty((count, bits.shape[0]), dtype=np.uint64)
+    packed = np.empty((count, bits.shape[0]), dtype=np.uint64)
+    kernels.column_keys(bits, first, keys, packed)
+    packed.sort(axis=1)
+    return packed, keys
+
+
+def all_ranks(X, n_threads=1):
     """The (d, n) dense ranks of X's columns: ranks[j, i] = the number of distinct values
-    below X[i, j] (int32), from ``sorted_key_blocks``."""
-    n = X.shape[0]
-    ranks = np.empty((X.shape[1], n), dtype=np.int32)
+    below X[i, j] (int32), from ``sorted_key_blocks``.  With ``n_threads`` > 1 and at
+    least RANKS_FOR_THREADS entries, blocks of columns are ranked on that many threads
+    (numpy's sort and the kernels release the GIL): the same ranks."""
+    n, d = X.shape
+    ranks = np.empty((d, n), dtype=np.int32)
     group, none = np.empty(n, dtype=np.uint64), np.empty((0, 0), dtype=ranks.dtype)
-    for first, packed, keys in sorted_key_blocks(X):
+    if n_threads <= 1 or d < 2 or n * d < RANKS_FOR_THREADS:
+        for first, packed, keys in sorted_key_blocks(X):
+            kernels.ranks_from_keys(packed, keys, np.empty(0, dtype=np.bool_),
+                                    ranks[first:first + packed.shape[0]], none, none, group)
+        return ranks
+    n_threads = min(n_threads, d)
+    width = min(-(-d // n_threads), max(1, RANK_BLOCK // max(1, n)))
+    bits = np.ascontiguousarray(X, dtype=np.float64).view(np.uint64)
+
+    def rank_block(first):
+        packed, keys = sorted_keys(bits, first, min(width, d - first))
         kernels.ranks_from_keys(packed, keys, np.empty(0, dtype=np.bool_),
-                                ranks[first:first + packed.shape[0]], none, none, group)
+                                ranks[first:first + packed.shape[0]], none, none,
+                                np.empty(n, dtype=np.uint64))
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=n_threads) as pool:
+        list(pool.map(rank_block, range(0, d, width)))
     return ranks
 
 
