@@ -75,14 +75,15 @@ def assert_ordered_by_rank(rng, ranks, m):
     assert (out >> 32).tolist() == ranks[expected].tolist()
 
 
-@pytest.mark.parametrize("m, span", [(1, 1), (7, 1000), (24, 3), (25, 10), (48, 90000),
+@pytest.mark.parametrize("m, span", [(1, 1), (7, 1000), (12, 5), (13, 1000), (24, 3),
+                                     (25, 10), (48, 90000), (56, 3), (57, 90000),
                                      (49, 3), (49, 90000), (60, 2 ** 30), (300, 40),
                                      (300, 5000), (300, 70000), (3000, 50),
                                      (3000, 3_000_000), (5000, 2 ** 30)])
 def test_order_by_rank_is_a_stable_sort_by_rank(m, span):
     """The node's rows as words rank << 32 | row, in (rank, row id) order: by insertion,
-    one counting pass, or radix passes of small and large digits, even and odd in
-    number."""
+    by counting the words below each, one counting pass, or radix passes of small and
+    large digits, even and odd in number."""
     import numpy as np
 
     rng = np.random.default_rng(m + span)
