@@ -26,6 +26,7 @@ What is faster here, and why it gives the same numbers:
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import numba
 import numpy as np
@@ -36,6 +37,7 @@ from refml_fast.core.base import FastMixin
 from refml_fast.core.derived import Derived
 from refml_fast.core.random import state_array, store_state
 from refml_fast.ensemble import kernels
+from refml_fast.ensemble.tree_members import TreeMembers
 from refml_fast.runtime import spec_first
 from refml_fast.runtime.threads import run_parallel
 from refml_fast.tree.classifier import DecisionTreeClassifier, all_ranks, few_values
@@ -178,12 +180,27 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
         n_threads = min(n_threads_of(self.n_jobs), len(seeds))
         if member_work(template, population.shape[0], X.shape[1]) < MEMBER_WORK_FOR_THREADS:
             n_threads = 1
-        if n_threads == 1:
+        members = TreeMembers.plan(self, X, codes, weights, template, population)
+        if members is not None:
+            fit_one = partial(self._fit_tree_member, members)
+        elif n_threads == 1:
             return super()._fit_members(X, codes, weights, template, seeds, population)
+        else:
+            fit_one = partial(self._fit_one, X, codes, weights, template,
+                              population=population)
+        if n_threads == 1:
+            return [fit_one(seed) for seed in seeds]
         with ThreadPoolExecutor(max_workers=n_threads) as pool:
-            return list(pool.map(
-                lambda seed: self._fit_one(X, codes, weights, template, seed, population),
-                seeds))
+            return list(pool.map(fit_one, seeds))
+
+    def _fit_tree_member(self, members, seed):
+        """Member of seed s_b grown in one kernel call (``tree_members``), packed for the
+        votes by the thread that grew it."""
+        fitted = members.fit(seed)
+        pieces = self.__dict__.get("_pieces")
+        if pieces is not None:
+            pieces[id(fitted)] = (fitted, *pack_one(fitted.tree_))
+        return fitted
 
     @staticmethod
     def _population(weights):
