@@ -17,7 +17,10 @@ import time
 
 
 def estimators():
-    """name -> (constructor, more than two classes, answering methods)."""
+    """name -> (constructor, more than two classes, answering methods[, rows]).  Rows:
+    the sizes of the data it is warmed on (default 120).  A forest's or bagging's trees on
+    120 rows grow from bin counts (every feature takes fewer than 256 values), on 300 in
+    one kernel call a member (``refml_fast.ensemble.tree_members``): both are warmed."""
     import refml_fast as rf
 
     return {
@@ -40,26 +43,26 @@ def estimators():
         "DecisionTreeClassifier": (rf.DecisionTreeClassifier, True,
                                    ("predict", "predict_proba")),
         "RandomForestClassifier": (lambda: rf.RandomForestClassifier(n_estimators=4),
-                                   True, ("predict", "predict_proba")),
+                                   True, ("predict", "predict_proba"), (120, 300)),
         "RandomForestClassifier(max_bins)": (
             lambda: rf.RandomForestClassifier(n_estimators=4, max_bins=256), True,
             ("predict",)),
         "BaggingClassifier": (lambda: rf.BaggingClassifier(n_estimators=4), True,
-                              ("predict", "predict_proba")),
+                              ("predict", "predict_proba"), (120, 300)),
         "AdaBoostClassifier": (lambda: rf.AdaBoostClassifier(n_estimators=4), True,
                                ("predict", "predict_proba")),
     }
 
 
-def warm(make, multiclass, methods):
+def warm(make, multiclass, methods, rows=(120,)):
     import warnings
 
     import numpy as np
 
     rng = np.random.default_rng(0)
-    for n_classes in (2, 3) if multiclass else (2,):
-        X = rng.normal(size=(120, 4))
-        y = np.arange(120) % n_classes
+    for n_classes, n in ((k, n) for k in ((2, 3) if multiclass else (2,)) for n in rows):
+        X = rng.normal(size=(n, 4))
+        y = np.arange(n) % n_classes
         X += y[:, None]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
