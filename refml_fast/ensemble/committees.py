@@ -15,7 +15,9 @@ What is faster here, and why it gives the same numbers:
 - Bagging and forests fit members on ``n_jobs`` threads (None: every core; members
   below MEMBER_WORK_FOR_THREADS on one thread).  Member b depends only on its seed
   s_b, drawn from the master generator before any fitting, and the tree kernels release
-  the GIL, so threads give the members that refml fits in order.  Inside
+  the GIL, so threads give the members that refml fits in order.  A tree member of this
+  package goes from its seed to its grown tree in one kernel call (``tree_members``),
+  where its steps apply; the shared ranks are made on the same threads.  Inside
   ``joblib.parallel_config(backend=...)`` (dask's, on a cluster) the members go to that
   backend instead, the same members for the same seeds.
 - Bootstrap draws run in a kernel on the same SplitMix64 stream; AdaBoost's weighted error
