@@ -37,18 +37,17 @@ import numbers
 import numpy as np
 
 from refml.tree.classifier import CRITERIA
-from refml_fast.core.random import next_u64, randbelow
+from refml_fast.core.random import next_u64
+from refml_fast.ensemble.kernels import bootstrap
 from refml_fast.runtime.options import kernel
 from refml_fast.tree import kernels as tree_kernels
 from refml_fast.tree.classifier import (
     MOST_ROWS,
+    WHOLE_TOTAL,
     DecisionTreeClassifier,
     sorts_at_nodes,
 )
 from refml_fast.tree.grow import grow_tree
-
-WHOLE_TOTAL = 2.0 ** 26  # the most total weight of whole-number weights for the Gini in
-                         # integers (``refml_fast.tree.classifier.whole_weights``)
 
 
 @kernel
@@ -59,10 +58,11 @@ def member_weights(seed, population, weights):
     divided by it overflows."""
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
-    size = population.shape[0]
+    drawn = np.empty(population.shape[0], dtype=np.int64)
+    bootstrap(state, population, drawn)
     counts = np.zeros(weights.shape[0], dtype=np.int64)
-    for _ in range(size):
-        counts[population[randbelow(state, size)]] += 1
+    for i in drawn:
+        counts[i] += 1
     tree_seed = next_u64(state)
     member = np.empty(weights.shape[0])
     lightest = np.inf

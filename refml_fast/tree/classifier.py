@@ -22,6 +22,7 @@ INT_FIELDS = ("children_left", "children_right", "feature", "n_node_samples")
 MOST_ROWS = 2 ** 31   # rows of a tree: a rank and a row id share a word (kernels.pack_words),
                       # and both are int32
 RANK_BLOCK = 2 ** 19  # entries of X ranked per call of numpy's sort (8 MiB of keys and words)
+WHOLE_TOTAL = 2.0 ** 26  # the most total of whole-number weights for the Gini in integers
 RANKS_FOR_THREADS = 2 ** 18  # entries of X from which ``all_ranks`` may use threads
 
 
@@ -91,7 +92,7 @@ def whole_weights(weights):
     """Whether every weight is a whole number and their total W is at most 2^26, so that
     the Gini sums of a node (at most 2 W^2) are exact integers in floats
     (``kernels.scan_whole_gini``)."""
-    return bool(np.all(weights == np.floor(weights)) and weights.sum() <= 2.0 ** 26)
+    return bool(np.all(weights == np.floor(weights)) and weights.sum() <= WHOLE_TOTAL)
 
 
 def code_values(n_features):
