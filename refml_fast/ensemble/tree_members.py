@@ -134,13 +134,8 @@ def grow_member(seed, population, weights, X, ranks, codes, plan, leaf_fraction,
     else:  # presorted segments from the shared ranks (``classifier.presort``)
         sorted_rows = np.empty((n_features, n_kept), dtype=np.int32)
         sorted_ranks = np.empty((n_features, n_kept), dtype=np.int32)
-        starts = np.empty(X.shape[0] + 1, dtype=np.int64)
-        for j in range(n_features):
-            tree_kernels.sort_by_rank(ranks[j], kept_rows, starts, sorted_rows[j],
-                                      sorted_ranks[j])
-    capacity = 2 * n_kept - 1
-    if 0 <= max_depth < 40:
-        capacity = min(capacity, 2 ** (max_depth + 1) - 1)
+        tree_kernels.presort_by_ranks(ranks, kept_rows, sorted_rows, sorted_ranks)
+    capacity = tree_kernels.node_capacity(n_kept, max_depth)
     nodes = np.empty((capacity, 4), dtype=np.int64)
     thresholds = np.empty(capacity)
     values = np.empty((capacity, n_classes))

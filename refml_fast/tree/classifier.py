@@ -131,9 +131,7 @@ def presort(X, kept_rows, ranks=None):
             kernels.ranks_from_keys(packed, keys, kept, none, sorted_rows[first:stop],
                                     sorted_ranks[first:stop], group)
         return sorted_rows, sorted_ranks
-    starts = np.empty(n + 1, dtype=np.int64)
-    for j in range(n_features):
-        kernels.sort_by_rank(ranks[j], kept_rows, starts, sorted_rows[j], sorted_ranks[j])
+    kernels.presort_by_ranks(ranks, kept_rows, sorted_rows, sorted_ranks)
     return sorted_rows, sorted_ranks
 
 
@@ -184,13 +182,11 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
                     rng):
         """``grower(*data, codes, weights, settings, ..., outputs)`` with room for every node
         of a tree on ``n_rows`` rows, and the tree from what it filled."""
-        capacity = 2 * n_rows - 1
-        if settings["max_depth"] is not None and settings["max_depth"] < 40:
-            capacity = min(capacity, 2 ** (settings["max_depth"] + 1) - 1)
+        max_depth = -1 if settings["max_depth"] is None else settings["max_depth"]
+        capacity = kernels.node_capacity(n_rows, max_depth)
         nodes = np.empty((capacity, 4), dtype=np.int64)
         thresholds = np.empty(capacity)
         values = np.empty((capacity, self.n_classes_))
-        max_depth = -1 if settings["max_depth"] is None else settings["max_depth"]
         int_settings = np.array([settings["criterion"], max_depth, settings["n_candidates"],
                                  sorting, whole_gini, settings["min_samples_leaf"]],
                                 dtype=np.int64)

@@ -349,6 +349,25 @@ def sort_by_rank(ranks, kept_rows, starts, rows_out, ranks_out):
 
 
 @kernel
+def presort_by_ranks(ranks, kept_rows, sorted_rows, sorted_ranks):
+    """Every feature's presorted segment from the ranks (d, n): ``sort_by_rank`` per row of
+    ``sorted_rows`` / ``sorted_ranks`` (d, len(kept_rows))."""
+    starts = np.empty(ranks.shape[1] + 1, dtype=np.int64)
+    for j in range(ranks.shape[0]):
+        sort_by_rank(ranks[j], kept_rows, starts, sorted_rows[j], sorted_ranks[j])
+
+
+@kernel
+def node_capacity(n_rows, max_depth):
+    """Room for every node of a tree on n_rows rows (a binary tree of n leaves has 2n - 1
+    nodes), at most 2^(max_depth + 1) - 1 under a depth limit (-1: none)."""
+    capacity = 2 * n_rows - 1
+    if 0 <= max_depth < 40:
+        capacity = min(capacity, 2 ** (max_depth + 1) - 1)
+    return capacity
+
+
+@kernel
 def node_summaries(values, criterion, impurity, weighted_n):
     """W = sum_k c_k and gamma = W gamma / W (0.0 when W = 0) of every node."""
     for node in range(values.shape[0]):
