@@ -563,3 +563,39 @@ def test_a_committees_shared_ranks_pickle_without_their_lock():
     assert np.array_equal(copy(X, True), ranks) and copy._lock is not shared._lock
     bins, values = copy.few_values(X, ranks)
     assert bins.tolist() == [[2, 0, 1], [0, 0, 1]] and values[1, :2].tolist() == [1.0, 5.0]
+
+
+@pytest.mark.fast
+def test_forest_votes_in_chunks_of_rows_equal_the_votes_tree_by_tree():
+    """Where X outgrows the cache the votes come in chunks of rows, every tree walking a
+    chunk before the next; any cut into chunks must count the same votes, and chunks are
+    chosen only for a large X under trees that are small beside it."""
+    import numpy as np
+
+    import refml_fast
+    from refml_fast.ensemble import kernels
+
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(400, 5))
+    y = rng.integers(0, 3, 400)
+    forest = refml_fast.RandomForestClassifier(n_estimators=9, random_state=2).fit(X, y)
+    Q = 1.5 * rng.normal(size=(101, 5))
+    links, split_threshold, roots = forest._packed_trees()
+    whole = np.zeros((101, 3), dtype=np.int64)
+    kernels.chunk_votes(Q, links, split_threshold, roots, 0, 101, whole)
+    expected = np.zeros((101, 3), dtype=np.int64)
+    for member in forest.estimators_:
+        expected[np.arange(101), member.predict(Q)] += 1
+    assert np.array_equal(whole, expected)
+    for size in (1, 3, 8, 9, 50, 100):
+        chunked = np.zeros((101, 3), dtype=np.int64)
+        for start in range(0, 101, size):
+            kernels.chunk_votes(Q, links, split_threshold, roots, start, min(start + size, 101),
+                                chunked)
+        assert np.array_equal(chunked, expected), size
+    assert kernels.chunk_rows(101, 5, links.shape[0]) == 101          # X in cache
+    assert kernels.chunk_rows(100_000, 100, 80_000) == 327            # 80 MB of X, 1.3 MB trees
+    assert kernels.chunk_rows(100_000, 100, 1_000_000) == 100_000     # trees of 16 MB
+    assert kernels.chunk_rows(300_000, 20, 520_000) == 300_000        # trees beyond X / 8
+    assert kernels.chunk_rows(10_000_000, 1, 1_000) == 4096           # the most rows a chunk
+    assert kernels.chunk_rows(20_000, 20_000, 1_000) == 64            # the fewest
