@@ -373,6 +373,35 @@ def test_ranks_split_runs_that_share_a_high_half():
 
 
 @pytest.mark.fast
+def test_radix_passes_over_high_halves_sort_the_words_as_numpy_does():
+    """``sort_high_halves`` skips the passes whose digit is one value for all words, and
+    an odd number of moving passes ends in the scratch and is copied back: columns whose
+    keys differ in no digit, in the lowest digit only, in the two lowest, in all three."""
+    import numpy as np
+
+    from refml_fast.tree import kernels
+
+    rng = np.random.default_rng(12)
+    n = 2_000
+    X = np.empty((n, 6))
+    X[:, 0] = 1.0 + rng.integers(0, 40, size=n) * 2.0 ** -40    # one high half
+    X[:, 1] = 1.0 + rng.integers(0, 300, size=n) * 2.0 ** -28   # the lowest digit differs
+    X[:, 2] = 1.0 + rng.integers(0, 3_000, size=n) * 2.0 ** -12  # the two lowest
+    X[:, 3] = rng.normal(size=n) * 10.0 ** rng.integers(-5, 5, size=n)  # all three
+    X[:, 4] = 7.0                                                # one value
+    X[:, 5] = rng.choice([-1e-300, -0.0, 0.0, 5e-324, -2.5, 2.5], size=n)
+    bits = X.view(np.uint64)
+    keys = np.empty((6, n), dtype=np.uint64)
+    packed = np.empty((6, n), dtype=np.uint64)
+    kernels.column_keys(bits, 0, keys, packed)
+    expected = np.sort(packed, axis=1)
+    assert not np.array_equal(packed, expected)
+    kernels.sort_high_halves(packed, np.empty(n, dtype=np.uint64),
+                             np.empty((3, (1 << kernels.DIGIT_BITS) + 1), dtype=np.int64))
+    assert np.array_equal(packed, expected)
+
+
+@pytest.mark.fast
 @pytest.mark.parametrize("n_threads", [2, 3])
 def test_ranks_on_threads_are_the_ranks_of_one_thread(n_threads):
     """``all_ranks`` on several threads ranks blocks of columns apart: the same ranks as
