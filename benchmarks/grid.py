@@ -280,6 +280,9 @@ def onedal_cells():
         blob_cell("forest 300 trees 20,000 x 50 K=2", 20_000, 50, 2, 2.0, 50, forest(300)),
         blob_cell("forest 50 trees 200,000 x 10 K=5", 200_000, 10, 5, 2.0, 51, forest(50)),
         blob_cell("forest 100 trees 50,000 x 20 K=3", 50_000, 20, 3, 2.0, 3, forest(100)),
+        # larger X than the cache: 1.14 and 1.17 against intelex on 2026-12-01
+        blob_cell("forest 50 trees 100,000 x 50 K=2", 100_000, 50, 2, 2.0, 53, forest(50)),
+        blob_cell("forest 20 trees 50,000 x 200 K=2", 50_000, 200, 2, 2.0, 54, forest(20)),
         # as users write it: n_jobs left at None (refml_fast and oneDAL: every core;
         # scikit-learn: one)
         blob_cell("forest 100 trees 20,000 x 50 K=3 default n_jobs", 20_000, 50, 3, 2.0, 52,
