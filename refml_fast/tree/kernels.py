@@ -206,8 +206,10 @@ def scan_whole_gini(words, codes, weights, unit, counts, best_cost, scratch, bes
     threshold (the integer the running sums give): no class weight makes a round trip
     through memory per row (a tree's scans, 20,000 x 50: 5.6 -> 5.3 ns a row).  The
     numerators are the integers the term-by-term sums give, divided by the same W: the
-    same costs, bit for bit.  ``unit``: every row's weight is 1, and the weights are not
-    read.  ``counts``: the node's class totals, exact integers here, so the sums over the
+    same costs, bit for bit.  An improving threshold's left class weights go to
+    ``best_counts`` as they stand (exact integers: the same as summed again afterwards,
+    which cost a second pass over the left rows).  ``unit``: every row's weight is 1, and
+    the weights are not read.  ``counts``: the node's class totals, exact integers here, so the sums over the
     feature's order they replace (a pass over the node's rows per searched feature) would
     give the same floats.
     """
@@ -256,12 +258,12 @@ def scan_whole_gini(words, codes, weights, unit, counts, best_cost, scratch, bes
         if cost < best_cost:
             best_cost = cost
             n_left = p + 1
-    if n_left > 0:  # the best split's class weights, summed again up to it
-        for k in range(n_classes):
-            best_counts[0, k] = 0.0
-        for p in range(n_left):
-            row = words[p] & ROW_MASK
-            best_counts[0, codes[row]] += weights[row]
+            if two:                      # the split's class weights, as they stand
+                best_counts[0, 0], best_counts[0, 1] = c0, c1
+            else:
+                for k in range(n_classes):
+                    best_counts[0, k] = left[k]
+    if n_left > 0:
         for k in range(n_classes):
             best_counts[1, k] = totals[k] - best_counts[0, k]
     return best_cost, n_left
