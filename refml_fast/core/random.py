@@ -19,14 +19,20 @@ SHIFT31 = np.uint64(31)
 TWO_POW_MINUS_53 = 2.0 ** -53
 
 
+@kernel(inline=True)
+def mix(z):
+    """SplitMix64's output for the advanced state z: the k-th output after state s is
+    mix(s + k GOLDEN_GAMMA), so a run of draws needs no chain from one to the next."""
+    z = (z ^ (z >> SHIFT30)) * MIX1
+    z = (z ^ (z >> SHIFT27)) * MIX2
+    return z ^ (z >> SHIFT31)
+
+
 @kernel
 def next_u64(state):
     """Advance ``state[0]`` and return the next 64 random bits (uint64 wraps mod 2^64)."""
     state[0] = state[0] + GOLDEN_GAMMA
-    z = state[0]
-    z = (z ^ (z >> SHIFT30)) * MIX1
-    z = (z ^ (z >> SHIFT27)) * MIX2
-    return z ^ (z >> SHIFT31)
+    return mix(state[0])
 
 
 @kernel

@@ -209,9 +209,9 @@ def scan_whole_gini(words, codes, weights, unit, counts, best_cost, scratch, bes
     same costs, bit for bit.  An improving threshold's left class weights go to
     ``best_counts`` as they stand (exact integers: the same as summed again afterwards,
     which cost a second pass over the left rows).  ``unit``: every row's weight is 1, and
-    the weights are not read.  ``counts``: the node's class totals, exact integers here, so the sums over the
-    feature's order they replace (a pass over the node's rows per searched feature) would
-    give the same floats.
+    the weights are not read.  ``counts``: the node's class totals, exact integers here,
+    so the sums over the feature's order they replace (a pass over the node's rows per
+    searched feature) would give the same floats.
     """
     totals, left = counts, scratch[1]
     n_classes = totals.shape[0]
