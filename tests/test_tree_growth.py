@@ -52,9 +52,18 @@ def test_sorting_at_nodes_grows_the_tree_presorted_segments_grow(monkeypatch, cr
 
 
 def test_the_forest_sorts_at_nodes_and_its_members_are_refmls_trees():
+    from refml_fast.tree.bounded import buckets_apply
     from refml_fast.tree.classifier import sorts_at_nodes
 
     assert sorts_at_nodes(40, 6) and not sorts_at_nodes(40, 40)
+    # with buckets for the large nodes, every share of the features short of all
+    assert sorts_at_nodes(40, 39, True) and not sorts_at_nodes(40, 39)
+    assert not sorts_at_nodes(40, 40, True)
+    assert buckets_apply(1, 1, 4, 1_000, 6) and buckets_apply(2, 1, 2, 1_000, 6)
+    assert not buckets_apply(0, 1, 2, 1_000, 6)            # entropy, or weights not whole
+    assert not buckets_apply(1, 2, 2, 1_000, 6)            # min_samples_leaf 2
+    assert not buckets_apply(1, 1, 5, 1_000, 6)            # five classes
+    assert not buckets_apply(1, 1, 2, 2_000_000, 10)       # tables beyond MOST_BOUND_WORDS
     X, y = data_sets()[0]
     assert_forest_members_are_refmls_trees(X[:160, :12], y[:160], n_estimators=4,
                                            random_state=1)

@@ -41,11 +41,13 @@ from refml_fast.core.random import next_u64
 from refml_fast.ensemble.kernels import bootstrap
 from refml_fast.runtime.options import kernel
 from refml_fast.tree import kernels as tree_kernels
+from refml_fast.tree.bounded import buckets_apply
 from refml_fast.tree.classifier import (
     MOST_ROWS,
     WHOLE_TOTAL,
     DecisionTreeClassifier,
     sorts_at_nodes,
+    whole_weights,
 )
 from refml_fast.tree.grow import grow_tree
 
@@ -174,8 +176,12 @@ class TreeMembers:
         self.arrays = (population.astype(np.int64), np.ascontiguousarray(weights, np.float64),
                        X, ranks, np.ascontiguousarray(codes, np.int64))
         max_depth = -1 if template.max_depth is None else int(template.max_depth)
+        whole_gini = int(criterion == tree_kernels.GINI and whole_weights(weights))
+        buckets = buckets_apply(whole_gini, int(leaf) if whole_leaf else 0,
+                                len(committee.classes_), population.shape[0],
+                                min(n_candidates, n_features))
         self.plan = np.array([criterion, max_depth, n_candidates,
-                              int(sorts_at_nodes(n_features, n_candidates)),
+                              int(sorts_at_nodes(n_features, n_candidates, buckets)),
                               int(leaf) if whole_leaf else 1], dtype=np.int64)
         self.leaf_fraction = 0.0 if whole_leaf else float(leaf)
         self.min_samples_split = float(template.min_samples_split)

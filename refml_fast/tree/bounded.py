@@ -115,6 +115,17 @@ def most_buckets(m):
 
 
 @kernel(refcounts=False)
+def buckets_apply(whole_gini, min_leaf, n_classes, n_rows, slots):
+    """Whether a tree that sorts at its nodes searches its large nodes through buckets:
+    Gini costs of the class weights alone (``whole_gini`` != 0), min_samples_leaf 1, at most
+    MOST_CLASSES classes, and bucket tables of at most MOST_BOUND_WORDS words for ``slots``
+    searched features of a tree of ``n_rows`` rows."""
+    most = most_buckets(n_rows)
+    return (whole_gini != 0 and min_leaf == 1 and n_classes <= MOST_CLASSES
+            and slots * ((most + 1) * (n_classes + 2) + n_rows) <= MOST_BOUND_WORDS)
+
+
+@kernel(refcounts=False)
 def count_buckets(ranks_j, node_rows, words, node_codes, node_weights, slot, cum, cum_rows):
     """Count the node's rows of one feature into buckets of 2^shift consecutive ranks from
     the lowest: cum[slot, b] the class weights, cum_rows[slot, b] the rows, of buckets

@@ -13,9 +13,10 @@ the tree are the same whichever way the tree took (tested both ways on the same 
 - Sorting at every node.  A node's rows sit in ``rows[start:end]`` in ascending row ids
   (the root's kept rows are ascending and partitions are stable); each searched feature
   orders them by rank with a stable linear sort (``word_sort``), and a split
-  partitions ``rows`` only: O(m n_node) per split.  Best when m is a fraction of d: a
+  partitions ``rows`` only: O(m n_node) per split.  Best when m is a fraction of d (a
   random forest searches sqrt(d) features, and scikit-learn's splitter too sorts at every
-  node (with a comparison sort).
+  node, with a comparison sort), and for any m < d where bucket bounds search the large
+  nodes.
 
 The caller picks the way per tree (``settings[3]``; ``refml_fast.tree.sorts_at_nodes``).
 A tree that sorts at its nodes searches its nodes of ``bounded.bounded_from(K)`` rows or
@@ -30,9 +31,8 @@ import numpy as np
 from refml_fast.core.random import randbelow
 from refml_fast.runtime.options import kernel
 from refml_fast.tree.bounded import (
-    MOST_BOUND_WORDS,
-    MOST_CLASSES,
     bounded_from,
+    buckets_apply,
     find_split_bounded,
     most_buckets,
 )
@@ -301,8 +301,7 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     # Large nodes' splits through bucket bounds (``bounded``), where they apply.
     most = most_buckets(n_rows)
     slots = min(n_candidates, n_features)
-    bounded = (sorting and whole_gini != 0 and min_leaf == 1 and n_classes <= MOST_CLASSES
-               and slots * ((most + 1) * (n_classes + 2) + n_rows) <= MOST_BOUND_WORDS)
+    bounded = sorting and buckets_apply(whole_gini, min_leaf, n_classes, n_rows, slots)
     slots = slots if bounded else 0
     cum = np.empty((slots, most + 1, n_classes))
     cum_rows = np.empty((slots, most + 1), dtype=np.int64)
