@@ -374,12 +374,12 @@ def test_ranks_split_runs_that_share_a_high_half():
 
 @pytest.mark.fast
 def test_radix_passes_over_high_halves_sort_the_words_as_numpy_does():
-    """``sort_high_halves`` skips the passes whose digit is one value for all words, and
+    """``sort_key_words`` skips the passes whose digit is one value for all words, and
     an odd number of moving passes ends in the scratch and is copied back: columns whose
     keys differ in no digit, in the lowest digit only, in the two lowest, in all three."""
     import numpy as np
 
-    from refml_fast.tree import kernels
+    from refml_fast.tree import kernels, word_sort
 
     rng = np.random.default_rng(12)
     n = 2_000
@@ -396,8 +396,8 @@ def test_radix_passes_over_high_halves_sort_the_words_as_numpy_does():
     kernels.column_keys(bits, 0, keys, packed)
     expected = np.sort(packed, axis=1)
     assert not np.array_equal(packed, expected)
-    kernels.sort_high_halves(packed, np.empty(n, dtype=np.uint64),
-                             np.empty((3, (1 << kernels.DIGIT_BITS) + 1), dtype=np.int64))
+    word_sort.sort_key_words(packed.view(np.int64), np.empty(n, dtype=np.int64),
+                             np.empty((1 << word_sort.KEY_DIGIT) + 1, dtype=np.int64))
     assert np.array_equal(packed, expected)
 
 

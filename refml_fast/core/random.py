@@ -35,17 +35,29 @@ def next_u64(state):
     return mix(state[0])
 
 
+@kernel(inline=True)
+def unit_interval(bits):
+    """64 random bits as a uniform float on [0, 1) with 53 of them."""
+    return np.float64(bits >> SHIFT11) * TWO_POW_MINUS_53
+
+
+@kernel(inline=True)
+def below(u, n):
+    """floor(u * n) for u uniform on [0, 1), kept below n."""
+    k = np.int64(u * n)
+    return k if k < n else n - 1
+
+
 @kernel
 def random(state):
     """Uniform on [0, 1) with 53 random bits."""
-    return np.float64(next_u64(state) >> SHIFT11) * TWO_POW_MINUS_53
+    return unit_interval(next_u64(state))
 
 
 @kernel
 def randbelow(state, n):
     """Uniform integer in {0, ..., n-1}: floor(u * n), kept below n."""
-    k = np.int64(random(state) * n)
-    return k if k < n else n - 1
+    return below(random(state), n)
 
 
 def state_array(generator):

@@ -16,7 +16,7 @@ one its ``predict`` gives.
 import numba
 import numpy as np
 
-from refml_fast.core.random import GOLDEN_GAMMA, SHIFT11, TWO_POW_MINUS_53, mix
+from refml_fast.core.random import GOLDEN_GAMMA, below, mix, unit_interval
 from refml_fast.runtime.options import kernel
 from refml_fast.tree.kernels import WALKERS, take_row
 
@@ -37,9 +37,8 @@ def bootstrap(state, population, drawn):
     size = population.shape[0]
     first = state[0]
     for i in range(drawn.shape[0]):
-        z = first + np.uint64(i + 1) * GOLDEN_GAMMA
-        k = np.int64(np.float64(mix(z) >> SHIFT11) * TWO_POW_MINUS_53 * size)
-        drawn[i] = population[k if k < size else size - 1]
+        u = unit_interval(mix(first + np.uint64(i + 1) * GOLDEN_GAMMA))
+        drawn[i] = population[below(u, size)]
     state[0] = first + np.uint64(drawn.shape[0]) * GOLDEN_GAMMA
 
 

@@ -14,7 +14,7 @@ from refml.tree.split import Tree
 from refml_fast.core.base import FastMixin
 from refml_fast.core.random import state_array, store_state
 from refml_fast.runtime import spec_first
-from refml_fast.tree import grow, grow_binned, histogram, kernels
+from refml_fast.tree import grow, grow_binned, histogram, kernels, word_sort
 from refml_fast.tree.bounded import buckets_apply
 
 INT_FIELDS = ("children_left", "children_right", "feature", "n_node_samples")
@@ -35,7 +35,7 @@ def sorted_key_blocks(X, width=None):
     packed[c]: each value as a 64-bit key whose unsigned order is the values' order
     (``keys``), its high half packed over the row id (``kernels.column_keys``).  Those
     plain integers sort faster than floats argsort (by radix passes over the high halves,
-    ``kernels.sort_high_halves``, from RADIX_ROWS rows; numpy's sort below); the runs
+    ``word_sort.sort_key_words``, from RADIX_ROWS rows; numpy's sort below); the runs
     that share a high half are put in order by their low halves afterwards
     (``ranks_from_keys``).  Rows < MOST_ROWS.  ``width``: columns a block (default: as
     many as RANK_BLOCK entries hold)."""
@@ -55,8 +55,8 @@ def sorted_keys(bits, first, count):
     if bits.shape[0] < RADIX_ROWS:
         packed.sort(axis=1)
     else:
-        kernels.sort_high_halves(packed, np.empty(bits.shape[0], dtype=np.uint64),
-                                 np.empty((3, (1 << kernels.DIGIT_BITS) + 1), dtype=np.int64))
+        word_sort.sort_key_words(packed.view(np.int64), np.empty(bits.shape[0], np.int64),
+                                 np.empty((1 << word_sort.KEY_DIGIT) + 1, dtype=np.int64))
     return packed, keys
 
 

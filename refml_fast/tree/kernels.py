@@ -290,47 +290,6 @@ def column_keys(bits, first, keys, packed):
             packed[c, i] = (key >> HIGH) << HIGH | np.uint64(i)
 
 
-DIGIT_BITS = 11  # of a radix pass over the keys' high halves: three passes
-
-
-@kernel(refcounts=False)
-def sort_high_halves(packed, scratch, counts):
-    """Sort each row of ``packed`` (``column_keys``: a key's high half over its row id, the
-    ids ascending along the row) by the high halves, stably: least significant digit
-    first, DIGIT_BITS bits a pass, passes whose digit is one value for every word skipped.
-    The words are distinct, and the ids of one high half stay ascending, so the order is
-    the words' sorted order (numpy's sort of 100,000 words: 4.0 ms, here ~0.8).
-    ``scratch``: (n,) uint64; ``counts``: (3, 2^DIGIT_BITS + 1) int64."""
-    n = packed.shape[1]
-    size = 1 << DIGIT_BITS
-    mask = np.uint64(size - 1)
-    for c in range(packed.shape[0]):
-        words = packed[c]
-        counts[:, :] = 0
-        for p in range(n):
-            high = words[p] >> HIGH
-            for d in range(3):
-                counts[d, ((high >> np.uint64(d * DIGIT_BITS)) & mask) + np.uint64(1)] += 1
-        src, dst = words, scratch
-        moved = 0
-        for d in range(3):
-            if counts[d, ((words[0] >> HIGH >> np.uint64(d * DIGIT_BITS)) & mask) + 1] == n:
-                continue                 # one digit for every word: the pass moves nothing
-            for b in range(size):
-                counts[d, b + 1] += counts[d, b]
-            shift = HIGH + np.uint64(d * DIGIT_BITS)
-            for p in range(n):
-                word = src[p]
-                b = (word >> shift) & mask
-                dst[counts[d, b]] = word
-                counts[d, b] += 1
-            src, dst = dst, src
-            moved += 1
-        if moved % 2:
-            for p in range(n):
-                words[p] = scratch[p]
-
-
 @kernel
 def ranks_from_keys(packed, keys, kept, ranks, rows_out, ranks_out, group):
     """Dense ranks (the number of distinct values below) from ``packed[c]`` sorted
