@@ -26,8 +26,8 @@ RANK_BLOCK = 2 ** 19  # entries of X ranked per call of numpy's sort (8 MiB of k
 WHOLE_TOTAL = 2.0 ** 26  # the most total of whole-number weights for the Gini in integers
 RANKS_FOR_THREADS = 2 ** 18  # entries of X from which ``all_ranks`` may use threads
 RADIX_ROWS = 512  # rows from which a column's keys are sorted by radix passes, not numpy
-                  # (10 columns: 1,000 rows 0.14 -> 0.08 ms, 100,000 rows 41 -> 7.3 ms;
-                  # 100 rows 0.004 against 0.03)
+                  # (10 columns: 1,000 rows 0.12 -> 0.08 ms, 100,000 rows 44 -> 16 ms;
+                  # 512 rows 0.05 both, 100 rows 0.002 against 0.03)
 
 
 def sorted_key_blocks(X, width=None):
