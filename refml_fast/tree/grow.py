@@ -23,7 +23,9 @@ A tree that sorts at its nodes searches its nodes of ``bounded.bounded_from(K)``
 more through bucket bounds (``bounded``: the same split, ordering only the rows near
 thresholds that could win) when the Gini costs are functions of the class weights alone.
 A histogram tree with Gini impurity and whole-number weights takes a third way, counting a
-node's rows into their bins (``grow_binned``).
+node's rows into their bins (``grow_binned``).  A tree on a single feature with those
+costs keeps its one presorted order whole (every node is a run of it) and scans a node
+from class prefix sums (``one_feature``).
 """
 
 import numpy as np
@@ -49,6 +51,7 @@ from refml_fast.tree.kernels import (
     scan_feature,
     scan_whole_gini,
 )
+from refml_fast.tree.one_feature import CHUNK, class_prefix, find_split_one_feature
 from refml_fast.tree.word_sort import MAX_BUCKETS, order_by_rank
 
 # Columns of the stack of pending nodes.
@@ -204,20 +207,21 @@ def push(stack, stack_counts, top, start, end, depth, parent, side, counts):
 
 
 @kernel
-def pending_nodes(n_rows, max_depth, codes, weights, n_classes):
+def pending_nodes(kept_rows, max_depth, codes, weights, n_classes):
     """(stack, stack_counts) of pending nodes, the root on it: rows [0, n_rows), its class
-    totals summed over the rows of positive weight in index order.  One pops, two push,
-    so at most one right sibling per level of the current path plus the current pair
-    wait: depth + 2 entries, never more than n + 1.  Only the root's entry is written
-    here (``push`` writes every field of the others): a deep tree's room is not cleared."""
+    totals summed over the rows of positive weight (``kept_rows``, ascending) in index
+    order.  One pops, two push, so at most one right sibling per level of the current
+    path plus the current pair wait: depth + 2 entries, never more than n + 1.  Only the
+    root's entry is written here (``push`` writes every field of the others): a deep
+    tree's room is not cleared."""
+    n_rows = kept_rows.shape[0]
     room = n_rows + 1 if max_depth < 0 else min(n_rows + 1, max_depth + 2)
     stack = np.empty((room, 5), dtype=np.int64)
     stack_counts = np.empty((room, n_classes))
     stack[0] = 0
     stack_counts[0] = 0.0
-    for i in range(weights.shape[0]):
-        if weights[i] > 0.0:
-            stack_counts[0, codes[i]] += weights[i]
+    for row in kept_rows:
+        stack_counts[0, codes[row]] += weights[row]
     stack[0, END] = n_rows
     stack[0, PARENT] = LEAF
     return stack, stack_counts
@@ -286,7 +290,7 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     sorting, whole_gini, min_leaf = settings[3] != 0, settings[4], settings[5]
     n_features, n_rows = X.shape[1], kept_rows.shape[0]
     n_classes = values.shape[1]
-    stack, stack_counts = pending_nodes(n_rows, max_depth, codes, weights, n_classes)
+    stack, stack_counts = pending_nodes(kept_rows, max_depth, codes, weights, n_classes)
     n_pending = 1
     order = np.empty(n_features, dtype=np.int64)
     selected = np.empty(n_features, dtype=np.bool_)
@@ -310,6 +314,12 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     layout = np.empty((slots, 4), dtype=np.int64)
     large = bounded_from(n_classes) if bounded else 0
     slot_words = np.empty((slots, n_rows if bounded else 0), dtype=np.int64)
+    # One feature, presorted, Gini in whole numbers: every node a run of one order.
+    prefix = np.empty((n_classes, 0))
+    if n_features == 1 and not sorting and whole_gini != 0:
+        prefix = class_prefix(sorted_rows[0], codes, weights, whole_gini == 2, n_classes)
+    prefix_sums = np.empty((3, CHUNK if prefix.shape[1] > 0 else 0))
+    prefix_costs = np.empty(prefix_sums.shape[1])
     node_count = 0
     while n_pending > 0:
         n_pending -= 1
@@ -320,18 +330,23 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
         counts = values[node]
         if is_leaf(counts, end - start, depth, max_depth, min_samples_split):
             continue
-        select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates, state,
-                        order, selected)
-        if bounded and end - start >= large:
-            feature, n_left, threshold, boundary = find_split_bounded(
-                X, ranks, rows, buffers, buckets, codes, weights, whole_gini == 2, start, end,
-                counts, selected, best_counts, cum, cum_rows, edge_cost, keep, layout,
-                scratch, slot_words)
+        if prefix.shape[1] > 0:  # one feature: searched wherever a threshold exists
+            feature, n_left, threshold, boundary = find_split_one_feature(
+                X, sorted_rows[0], sorted_ranks[0], prefix, start, end, counts, best_counts,
+                min_leaf, prefix_sums, prefix_costs)
         else:
-            feature, n_left, threshold, boundary = find_split(
-                X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets, codes,
-                weights, start, end, criterion, whole_gini, counts, selected, scratch,
-                best_counts, min_leaf)
+            select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates,
+                            state, order, selected)
+            if bounded and end - start >= large:
+                feature, n_left, threshold, boundary = find_split_bounded(
+                    X, ranks, rows, buffers, buckets, codes, weights, whole_gini == 2, start,
+                    end, counts, selected, best_counts, cum, cum_rows, edge_cost, keep,
+                    layout, scratch, slot_words)
+            else:
+                feature, n_left, threshold, boundary = find_split(
+                    X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets,
+                    codes, weights, start, end, criterion, whole_gini, counts, selected,
+                    scratch, best_counts, min_leaf)
         if feature == LEAF:
             continue
         if sorting:

@@ -197,7 +197,7 @@ def grow_binned_tree(bins, cut_values, kept_rows, codes, weights, settings, min_
     unit, min_leaf = settings[4] == 2, settings[5]
     n_features, n_rows = bins.shape[0], kept_rows.shape[0]
     n_classes = values.shape[1]
-    stack, stack_counts = pending_nodes(n_rows, max_depth, codes, weights, n_classes)
+    stack, stack_counts = pending_nodes(kept_rows, max_depth, codes, weights, n_classes)
     n_pending = 1
     order = np.empty(n_features, dtype=np.int64)
     selected = np.empty(n_features, dtype=np.bool_)
