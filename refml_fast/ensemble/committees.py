@@ -292,10 +292,8 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
             piece = pieces.get(id(member))
             if piece is None or piece[0] is not member:
                 piece = (member, *pack_one(member.tree_))
-            own_links, thresholds = piece[1:]
-            # Its first children from its own row 0 to its rows in the table (leaves: < 0).
-            links[root:root + size] = own_links + (own_links >= 0) * (int(root) << 32)
-            split_threshold[root:root + size] = thresholds
+            # Its links as they are: a child's row counts from the tree's root row.
+            links[root:root + size], split_threshold[root:root + size] = piece[1:]
         return links, split_threshold, roots
 
     def _predict_codes(self, X):
