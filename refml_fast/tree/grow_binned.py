@@ -210,14 +210,14 @@ def grow_binned_tree(bins, cut_values, kept_rows, codes, weights, settings, min_
     row_buffer = np.empty(n_rows, dtype=kept_rows.dtype)
     rows = kept_rows.copy()
     no_segments = np.empty((n_features, 0), dtype=bins.dtype)
+    counts = np.empty(n_classes)     # the open node's class weights (``grow.open_node``)
     node_count = 0
     while n_pending > 0:
         n_pending -= 1
         node = node_count
         node_count += 1
         start, end, depth = open_node(stack, stack_counts, n_pending, node, nodes, thresholds,
-                                      values)
-        counts = values[node]
+                                      values, counts)
         if is_leaf(counts, end - start, depth, max_depth, min_samples_split):
             continue
         select_features(no_segments, bins, rows, start, end, True, n_candidates, state,
