@@ -226,21 +226,25 @@ def test_fast_logistic_hessians_match_the_closed_form(n_classes):
 
 
 @pytest.mark.fast
-def test_fast_smo_keyed_scan_is_refmls_maximal_violation():
+@pytest.mark.parametrize("lowest, highest, trials", [(1, 40, 400), (512, 3000, 40)])
+def test_fast_smo_keyed_scan_is_refmls_maximal_violation(lowest, highest, trials):
     """refml_fast's scan finds m and M as integer extremes of ordered keys, then the first
     point at the maximum: on values with ties, zeros of both signs, infinities and NaN,
-    and every mix of I_up / I_low, its (i, m, M) are refml's, the sign of a zero included."""
+    and every mix of I_up / I_low, its (i, m, M) are refml's, the sign of a zero included;
+    short phases and long ones (searched block by block, ``smo_scans.blocked_search``)."""
     import math
 
     import numpy as np
 
     from refml.svm import smo as reference
     from refml_fast.svm import smo as _smo
+    from refml_fast.svm.smo_scans import BLOCKS_FROM
 
-    rng = np.random.default_rng(5)
+    assert lowest >= BLOCKS_FROM or highest < BLOCKS_FROM
+    rng = np.random.default_rng(5 + lowest)
     specials = [0.0, -0.0, math.inf, -math.inf, math.nan, -math.nan, 1.5, -1.5]
-    for trial in range(400):
-        n = int(rng.integers(1, 40))
+    for trial in range(trials):
+        n = int(rng.integers(lowest, highest))
         v = np.round(rng.normal(size=n), 1) * (1 if trial % 3 else 0)
         for k in np.flatnonzero(rng.random(n) < 0.3):
             v[k] = specials[rng.integers(len(specials))] if trial % 5 else specials[
