@@ -266,14 +266,17 @@ def other_cells():
 
 def onedal_cells():
     """The six shapes where scikit-learn-intelex (oneDAL) was ahead of refml_fast when issue
-    39 was filed (``--grid --onedal``), more of each family around them, and the forests
-    again with refml_fast's histogram trees."""
+    39 was filed (``--grid --onedal``), more of each family around them, shapes that
+    probes found at par or behind since, and the forests again with refml_fast's
+    histogram trees."""
     return [
         svc_cell("linear", 20_000, 50, 2.0),
         svc_cell("rbf", 5_000, 50, 2.0, C=10.0),
         svc_cell("rbf", 30_000, 3, 2.0),
         svc_cell("poly", 10_000, 10, 2.0, C=0.1),
         svc_cell("rbf", 20_000, 5, 1.0, C=100.0),
+        # 1.00 against intelex on 2026-12-01 (402,676 SMO steps)
+        svc_cell("rbf", 15_000, 8, 2.0, C=100.0),
         knn_cell(300_000, 4, 3, 20_000, neighbors=10),
         knn_cell(100_000, 6, 3, 20_000, spread=2.0),
         knn_cell(50_000, 8, 5, 10_000),
@@ -283,6 +286,9 @@ def onedal_cells():
         # larger X than the cache: 1.14 and 1.17 against intelex on 2026-12-01
         blob_cell("forest 50 trees 100,000 x 50 K=2", 100_000, 50, 2, 2.0, 53, forest(50)),
         blob_cell("forest 20 trees 50,000 x 200 K=2", 50_000, 200, 2, 2.0, 54, forest(20)),
+        # one feature (1.17 against intelex on 2026-12-01), and small trees (0.72-1.32)
+        blob_cell("forest 50 trees 10,031 x 1 K=3", 10_031, 1, 3, 0.3, 110, forest(50)),
+        blob_cell("forest 100 trees 1,000 x 10 K=2", 1_000, 10, 2, 1.0, 100, forest(100)),
         # as users write it: n_jobs left at None (refml_fast and oneDAL: every core;
         # scikit-learn: one)
         blob_cell("forest 100 trees 20,000 x 50 K=3 default n_jobs", 20_000, 50, 3, 2.0, 52,
