@@ -15,7 +15,7 @@ Member b of a bagging ensemble or a forest is, in refml:
    its feature draws from Generator(that seed), with the ensemble's shared ranks, the Gini
    scans in integers when the weights are whole numbers of total <= 2^26 (every kept weight
    1: the weights are not read), and presorted segments or a sort at every node as
-   ``refml_fast.tree.sorts_at_nodes`` picks.
+   ``refml_fast.tree.classifier.growth_plan`` picks.
 
 Each step in Python costs little, but a forest of small trees spends much of its fit in
 them, and on several threads they wait for the GIL between their kernels: a 50-tree forest
@@ -41,13 +41,11 @@ from refml_fast.core.random import next_u64
 from refml_fast.ensemble.kernels import bootstrap
 from refml_fast.runtime.options import kernel
 from refml_fast.tree import kernels as tree_kernels
-from refml_fast.tree.bounded import buckets_apply
 from refml_fast.tree.classifier import (
     MOST_ROWS,
     WHOLE_TOTAL,
     DecisionTreeClassifier,
-    sorts_at_nodes,
-    whole_weights,
+    growth_plan,
 )
 from refml_fast.tree.grow import grow_tree
 
@@ -176,12 +174,10 @@ class TreeMembers:
         self.arrays = (population.astype(np.int64), np.ascontiguousarray(weights, np.float64),
                        X, ranks, np.ascontiguousarray(codes, np.int64))
         max_depth = -1 if template.max_depth is None else int(template.max_depth)
-        whole_gini = int(criterion == tree_kernels.GINI and whole_weights(weights))
-        buckets = buckets_apply(whole_gini, int(leaf) if whole_leaf else 0,
-                                len(committee.classes_), population.shape[0],
-                                min(n_candidates, n_features))
-        self.plan = np.array([criterion, max_depth, n_candidates,
-                              int(sorts_at_nodes(n_features, n_candidates, buckets)),
+        sorting = growth_plan(criterion, weights, int(leaf) if whole_leaf else 0,
+                              len(committee.classes_), population.shape[0], n_features,
+                              n_candidates)[1]
+        self.plan = np.array([criterion, max_depth, n_candidates, int(sorting),
                               int(leaf) if whole_leaf else 1], dtype=np.int64)
         self.leaf_fraction = 0.0 if whole_leaf else float(leaf)
         self.min_samples_split = float(template.min_samples_split)

@@ -111,6 +111,18 @@ def whole_weights(weights):
     return bool(np.all(weights == np.floor(weights)) and weights.sum() <= WHOLE_TOTAL)
 
 
+def growth_plan(criterion, weights, min_leaf, n_classes, n_rows, n_features, n_candidates):
+    """(whole_gini, sorting) of an exact tree: 1 when its Gini scans may count in whole
+    numbers (``whole_weights``; 0 otherwise, and for entropy), and whether it sorts at its
+    nodes (``sorts_at_nodes``, with the bucket bounds where ``bounded.buckets_apply`` finds
+    they apply).  One rule for a tree's fit and a forest's members
+    (``refml_fast.ensemble.tree_members``)."""
+    whole_gini = int(criterion == kernels.GINI and whole_weights(weights))
+    buckets = buckets_apply(whole_gini, min_leaf, n_classes, n_rows,
+                            min(n_candidates, n_features))
+    return whole_gini, sorts_at_nodes(n_features, n_candidates, buckets)
+
+
 def code_values(n_features):
     """The cut values of a histogram tree's codes: each code stands for itself."""
     return np.tile(np.arange(float(grow_binned.MOST_BINS)), (n_features, 1))
@@ -172,16 +184,15 @@ class DecisionTreeClassifier(FastMixin, reference.DecisionTreeClassifier):
                              "the scans pack a rank and a row id into one 64-bit word")
         kept_rows = np.flatnonzero(weights > 0.0).astype(np.int32)
         n_rows, n_features = kept_rows.shape[0], X.shape[1]
-        whole_gini = int(settings["criterion"] == kernels.GINI and whole_weights(weights))
+        n_candidates = settings["n_candidates"]
+        whole_gini, sorting = growth_plan(settings["criterion"], weights,
+                                          settings["min_samples_leaf"], self.n_classes_,
+                                          n_rows, n_features, n_candidates)
         if whole_gini and np.all(weights[kept_rows] == 1.0):
             whole_gini = 2  # every kept row's weight is 1: the scans need not read them
         coded = None  # (bins, cut_values): the tree from its bins' counts (grow_binned)
         if whole_gini and self.__dict__.get("_n_codes", np.inf) <= grow_binned.MOST_BINS:
             coded = self._bins_matrix(X), code_values(n_features)   # a histogram tree
-        n_candidates = settings["n_candidates"]
-        sorting = sorts_at_nodes(n_features, n_candidates, buckets_apply(
-            whole_gini, settings["min_samples_leaf"], self.n_classes_, n_rows,
-            min(n_candidates, n_features)))
         ranks = self._ranks(X, sorting) if coded is None else None
         if whole_gini and ranks is not None:  # (ranks are read only when no codes were given)
             coded = self._few_values(X, ranks)   # exact, each feature of <= 256 values
