@@ -20,7 +20,8 @@ def estimators():
     """name -> (constructor, more than two classes, answering methods[, rows]).  Rows:
     the sizes of the data it is warmed on (default 120).  A forest's or bagging's trees on
     120 rows grow from bin counts (every feature takes fewer than 256 values), on 300 in
-    one kernel call a member (``refml_fast.ensemble.tree_members``): both are warmed."""
+    kernel calls that grow members from their seeds (``refml_fast.ensemble.tree_members``):
+    both are warmed."""
     import refml_fast as rf
 
     return {

@@ -60,16 +60,22 @@ CASES = [
 
 
 @pytest.mark.parametrize("name, arguments, shape, weighting", CASES)
-@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("n_jobs, batch", [(1, 6), (2, 1), (2, 4)])
 def test_tree_members_from_one_kernel_are_the_members_fitted_step_by_step(
-        monkeypatch, name, arguments, shape, weighting, n_jobs):
+        monkeypatch, name, arguments, shape, weighting, n_jobs, batch):
     """The same trees, seeds, parameters and attributes, and the same predictions: forests
     and bagged trees, Gini and entropy, depth and leaf limits in rows and fractions,
     pruning, presorted segments (every feature searched) and sorts at nodes, whole and
-    fractional sample weights, on one and two threads."""
+    fractional sample weights, on one and two threads, members grown one, four (the last
+    batch two) or all six in a kernel call."""
     import numpy as np
 
     import refml_fast
+    from refml_fast.ensemble import tree_members
+
+    monkeypatch.setattr(tree_members.TreeMembers, "batches",
+                        lambda self, seeds, *_: [seeds[i:i + batch]
+                                                 for i in range(0, len(seeds), batch)])
 
     X, y = data(*shape)
     weights = None
@@ -91,17 +97,43 @@ def test_tree_members_from_one_kernel_are_the_members_fitted_step_by_step(
     from refml_fast.ensemble.tree_members import TreeMembers
 
     grown = []
-    fit = TreeMembers.fit
+    grow = TreeMembers.grow
     with monkeypatch.context() as patch:
-        patch.setattr(TreeMembers, "fit", lambda plan, seed: grown.append(seed) or fit(plan, seed))
+        patch.setattr(TreeMembers, "grow",
+                      lambda plan, seeds: grown.append(len(seeds)) or grow(plan, seeds))
         planned = fitted()
-    assert len(grown) == 6   # every member from the kernel
+    assert sorted(grown) == sorted([batch] * (6 // batch) + [6 % batch] * (6 % batch > 0))
     with monkeypatch.context() as patch:
         step_by_step(patch)
         stepwise = fitted()
     assert_same_members(planned, stepwise)
     np.testing.assert_array_equal(planned.predict(X), stepwise.predict(X))
     np.testing.assert_array_equal(planned.predict_proba(X), stepwise.predict_proba(X))
+
+
+@pytest.mark.parametrize("n_seeds, n_threads, n_rows, max_depth, work, sizes", [
+    (100, 1, 1_000, -1, 30_000, {14}),        # BATCH_WORK / work
+    (100, 2, 1_000, -1, 3_000, {13}),         # four batches a thread
+    (50, 2, 10_031, -1, 133_000, {1}),        # room for one tree of 20,061 nodes
+    (50, 2, 10_031, 6, 133_000, {4}),         # a tree of at most 127 nodes
+    (3, 2, 100, -1, 1_000, {1}),
+])
+def test_member_batches(n_seeds, n_threads, n_rows, max_depth, work, sizes):
+    """Consecutive batches of the seeds, every seed once, in order; their sizes from
+    the work, the threads and the room for nodes (the last batch may be smaller)."""
+    import types
+
+    import numpy as np
+
+    from refml_fast.ensemble.tree_members import TreeMembers
+
+    members = types.SimpleNamespace(arrays=(np.zeros(n_rows),),
+                                    plan=np.array([0, max_depth, 1, 0, 1]))
+    seeds = list(range(7, 7 + n_seeds))
+    batches = TreeMembers.batches(members, seeds, n_threads, work)
+    assert [s for batch in batches for s in batch] == seeds
+    assert {len(batch) for batch in batches[:-1]} <= sizes
+    assert len(batches[-1]) <= max(sizes)
 
 
 def test_the_plan_steps_aside_where_its_kernel_does_not_apply():

@@ -15,11 +15,11 @@ What is faster here, and why it gives the same numbers:
 - Bagging and forests fit members on ``n_jobs`` threads (None: every core; members
   below MEMBER_WORK_FOR_THREADS on one thread).  Member b depends only on its seed
   s_b, drawn from the master generator before any fitting, and the tree kernels release
-  the GIL, so threads give the members that refml fits in order.  A tree member of this
-  package goes from its seed to its grown tree in one kernel call (``tree_members``),
-  where its steps apply; the shared ranks are made on the same threads.  Inside
-  ``joblib.parallel_config(backend=...)`` (dask's, on a cluster) the members go to that
-  backend instead, the same members for the same seeds.
+  the GIL, so threads give the members that refml fits in order.  Tree members of this
+  package go from their seeds to their grown trees in one kernel call a batch
+  (``tree_members``), where its steps apply; the shared ranks are made on the same
+  threads.  Inside ``joblib.parallel_config(backend=...)`` (dask's, on a cluster) the
+  members go to that backend instead, the same members for the same seeds.
 - Bootstrap draws run in a kernel on the same SplitMix64 stream; AdaBoost's weighted error
   and weight total are summed left to right in kernels, as refml sums them; elementwise
   numpy products and quotients are the same IEEE operations as refml's.
@@ -184,24 +184,28 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
             n_threads = 1
         members = TreeMembers.plan(self, X, codes, weights, template, population)
         if members is not None:
-            fit_one = partial(self._fit_tree_member, members)
-        elif n_threads == 1:
-            return super()._fit_members(X, codes, weights, template, seeds, population)
-        else:
-            fit_one = partial(self._fit_one, X, codes, weights, template,
-                              population=population)
+            batches = members.batches(
+                seeds, n_threads, member_work(template, population.shape[0], X.shape[1]))
+            fit_batch = partial(self._fit_tree_members, members)
+            if n_threads == 1:
+                return [m for batch in batches for m in fit_batch(batch)]
+            with ThreadPoolExecutor(max_workers=n_threads) as pool:
+                return [m for fitted in pool.map(fit_batch, batches) for m in fitted]
         if n_threads == 1:
-            return [fit_one(seed) for seed in seeds]
+            return super()._fit_members(X, codes, weights, template, seeds, population)
+        fit_one = partial(self._fit_one, X, codes, weights, template, population=population)
         with ThreadPoolExecutor(max_workers=n_threads) as pool:
             return list(pool.map(fit_one, seeds))
 
-    def _fit_tree_member(self, members, seed):
-        """Member of seed s_b grown in one kernel call (``tree_members``), packed for the
-        votes by the thread that grew it."""
-        fitted = members.fit(seed)
+    def _fit_tree_members(self, members, seeds):
+        """Members of seeds s_b grown in one kernel call (``tree_members``), made estimators
+        and packed for the votes by the thread that grew them (while the other threads
+        grow theirs: one-feature forest of 50 trees, 43.6 ms so, 61.5 made after all)."""
+        fitted = members.members(members.grow(seeds))
         pieces = self.__dict__.get("_pieces")
         if pieces is not None:
-            pieces[id(fitted)] = (fitted, *pack_one(fitted.tree_))
+            for member in fitted:
+                pieces[id(member)] = (member, *pack_one(member.tree_))
         return fitted
 
     @staticmethod
