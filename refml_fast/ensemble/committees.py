@@ -38,7 +38,7 @@ from refml_fast.core import linalg as _linalg
 from refml_fast.core.base import FastMixin
 from refml_fast.core.derived import Derived
 from refml_fast.core.random import state_array, store_state
-from refml_fast.ensemble import kernels
+from refml_fast.ensemble import kernels, sorted_votes
 from refml_fast.ensemble.tree_members import TreeMembers
 from refml_fast.runtime import spec_first
 from refml_fast.runtime.threads import run_parallel
@@ -46,6 +46,7 @@ from refml_fast.tree.classifier import DecisionTreeClassifier, all_ranks, few_va
 from refml_fast.tree.grow_binned import MOST_BINS
 
 PARALLEL_VOTES = 200_000   # rows x trees from which the votes are counted on every core
+PARALLEL_SORTED_VOTES = 200_000    # and those of trees on one feature (``sorted_votes``)
 MOST_PACKED = 2 ** 31 - 1  # nodes of all trees in the votes' table (``kernels.pack_tree``)
 # A member's work (``member_work``) from which members are fitted on threads.  Below it a
 # member's kernel takes well under a millisecond and the threads mostly wait for the GIL
@@ -243,6 +244,8 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
     def _votes(self, X):
         votes = np.zeros((X.shape[0], len(self.classes_)), dtype=np.int64)
         packed = self._packed_trees()
+        if packed is not None and X.shape[1] == 1:
+            return self._sorted_votes(X, packed)
         if packed is not None:
             run_parallel(kernels.forest_votes_parallel, kernels.forest_votes,
                          X.shape[0] * len(self.estimators_) / PARALLEL_VOTES, X,
@@ -251,6 +254,19 @@ class BaggingClassifier(CommitteeMixin, refml.ensemble.BaggingClassifier):
         rows = np.arange(X.shape[0])
         for member in self.estimators_:
             votes[rows, self._member_codes(member, X)] += 1
+        return votes
+
+    def _sorted_votes(self, X, packed):
+        """The votes of trees on one feature from the queries in ascending order
+        (``sorted_votes``), given back to the queries' own rows."""
+        order = np.argsort(X[:, 0], kind="stable")
+        x = np.ascontiguousarray(X[order, 0])
+        in_order = np.zeros((X.shape[0], len(self.classes_)), dtype=np.int64)
+        run_parallel(sorted_votes.sorted_votes_parallel, sorted_votes.sorted_votes,
+                     X.shape[0] * len(self.estimators_) / PARALLEL_SORTED_VOTES, x, *packed,
+                     numba.get_num_threads(), in_order)
+        votes = np.empty_like(in_order)
+        votes[order] = in_order
         return votes
 
     def _packed_trees(self):
