@@ -17,8 +17,10 @@ import time
 
 
 def estimators():
-    """name -> (constructor, more than two classes, answering methods[, rows]).  Rows:
-    the sizes of the data it is warmed on (default 120).  A forest's or bagging's trees on
+    """name -> (constructor, more than two classes, answering methods[, rows[, columns]]).
+    Rows and columns: the sizes of the data it is warmed on (default 120 x 4; a forest's
+    or bagging's on one column too, whose votes come from the sorted queries,
+    ``refml_fast.ensemble.sorted_votes``).  A forest's or bagging's trees on
     120 rows grow from bin counts (every feature takes fewer than 256 values), on 300 in
     kernel calls that grow members from their seeds (``refml_fast.ensemble.tree_members``):
     both are warmed."""
@@ -44,25 +46,26 @@ def estimators():
         "DecisionTreeClassifier": (rf.DecisionTreeClassifier, True,
                                    ("predict", "predict_proba")),
         "RandomForestClassifier": (lambda: rf.RandomForestClassifier(n_estimators=4),
-                                   True, ("predict", "predict_proba"), (120, 300)),
+                                   True, ("predict", "predict_proba"), (120, 300), (4, 1)),
         "RandomForestClassifier(max_bins)": (
             lambda: rf.RandomForestClassifier(n_estimators=4, max_bins=256), True,
             ("predict",)),
         "BaggingClassifier": (lambda: rf.BaggingClassifier(n_estimators=4), True,
-                              ("predict", "predict_proba"), (120, 300)),
+                              ("predict", "predict_proba"), (120, 300), (4, 1)),
         "AdaBoostClassifier": (lambda: rf.AdaBoostClassifier(n_estimators=4), True,
                                ("predict", "predict_proba")),
     }
 
 
-def warm(make, multiclass, methods, rows=(120,)):
+def warm(make, multiclass, methods, rows=(120,), columns=(4,)):
     import warnings
 
     import numpy as np
 
     rng = np.random.default_rng(0)
-    for n_classes, n in ((k, n) for k in ((2, 3) if multiclass else (2,)) for n in rows):
-        X = rng.normal(size=(n, 4))
+    for n_classes, n, d in ((k, n, d) for k in ((2, 3) if multiclass else (2,))
+                            for n in rows for d in columns):
+        X = rng.normal(size=(n, d))
         y = np.arange(n) % n_classes
         X += y[:, None]
         with warnings.catch_warnings():
