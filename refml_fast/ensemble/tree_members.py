@@ -34,6 +34,7 @@ backend the user chose, each member goes through the ensemble's ``_fit_one``.  T
 members either way (tests/test_tree_members.py).
 """
 
+import copy
 import math
 import numbers
 
@@ -208,6 +209,7 @@ class TreeMembers:
         self.leaf_fraction = 0.0 if whole_leaf else float(leaf)
         self.min_samples_split = float(template.min_samples_split)
         self.criterion, self.n_candidates = criterion, n_candidates
+        self.unfitted = committee._new_member(template, 0)
 
     def batches(self, seeds, n_threads, work):
         """The seeds in consecutive batches, each grown in one kernel call: about
@@ -244,7 +246,8 @@ class TreeMembers:
     def _member(self, tree_seed, nodes, thresholds, values):
         """The member estimator around one grown tree's arrays (copied)."""
         committee = self.committee
-        member = committee._new_member(self.template, int(tree_seed))
+        member = copy.copy(self.unfitted)  # _new_member's, without its clone (14 us each)
+        member.random_state = int(tree_seed)
         member.classes_ = list(committee.classes_)
         member.n_features_in_ = committee.n_features_in_
         member.n_classes_ = len(member.classes_)
