@@ -123,12 +123,10 @@ def test_member_batches(n_seeds, n_threads, n_rows, max_depth, work, sizes):
     the work, the threads and the room for nodes (the last batch may be smaller)."""
     import types
 
-    import numpy as np
-
     from refml_fast.ensemble.tree_members import TreeMembers
+    from refml_fast.tree.kernels import node_capacity
 
-    members = types.SimpleNamespace(arrays=(np.zeros(n_rows),),
-                                    plan=np.array([0, max_depth, 1, 0, 1]))
+    members = types.SimpleNamespace(capacity=node_capacity(n_rows, max_depth))
     seeds = list(range(7, 7 + n_seeds))
     batches = TreeMembers.batches(members, seeds, n_threads, work)
     assert [s for batch in batches for s in batch] == seeds

@@ -210,24 +210,23 @@ class TreeMembers:
         self.min_samples_split = float(template.min_samples_split)
         self.criterion, self.n_candidates = criterion, n_candidates
         self.unfitted = committee._new_member(template, 0)
+        self.capacity = tree_kernels.node_capacity(population.shape[0], max_depth)  # a tree
 
     def batches(self, seeds, n_threads, work):
         """The seeds in consecutive batches, each grown in one kernel call: about
         BATCH_WORK of ``member_work`` a batch, at least BATCHES_A_THREAD batches a thread
         (a thread that finishes first takes the next batch), and room for at most
         BATCH_NODES nodes (``node_capacity`` a member) in its arrays."""
-        capacity = tree_kernels.node_capacity(self.arrays[0].shape[0], int(self.plan[1]))
         size = max(1, min(math.ceil(BATCH_WORK / max(work, 1.0)),
                           math.ceil(len(seeds) / (BATCHES_A_THREAD * n_threads)),
-                          BATCH_NODES // capacity))
+                          BATCH_NODES // self.capacity))
         return [seeds[i:i + size] for i in range(0, len(seeds), size)]
 
     def grow(self, seeds):
         """The trees of seeds s_b (a list), grown in one kernel call that holds no GIL:
         (tree seeds, ends, nodes, thresholds, values) of ``grow_members``, for ``members``
         (which copies each tree's rows out)."""
-        rows = len(seeds) * tree_kernels.node_capacity(self.arrays[0].shape[0],
-                                                        int(self.plan[1]))
+        rows = len(seeds) * self.capacity
         buffers = (np.empty((rows, 4), dtype=np.int64), np.empty(rows),
                    np.empty((rows, len(self.committee.classes_))))
         tree_seeds, ends = grow_members(np.array(seeds, dtype=np.uint64), *self.arrays,

@@ -40,7 +40,14 @@ def first_with_key(bits, flags, count, key):
     A short search goes point by point; a long one block by block (``blocked_search``)."""
     if count >= BLOCKS_FROM:
         return blocked_search(bits, flags, count, key)
-    for k in range(count):
+    return first_in(bits, flags, 0, count, key)
+
+
+@kernel(refcounts=False, inline=True)
+def first_in(bits, flags, start, stop, key):
+    """The first k in [start, stop) with flags[k] whose ``ordered_key`` is ``key``, or -1;
+    point by point."""
+    for k in range(start, stop):
         if ordered_key(bits[k]) == key:   # rarely true: the branch is predicted
             if flags[k]:
                 return k
@@ -61,9 +68,7 @@ def blocked_search(bits, flags, count, key):
         for k in range(stop - start):
             hits += (ordered_key(block_bits[k]) == key) & block_flags[k]
         if hits > 0:
-            for k in range(stop - start):
-                if ordered_key(block_bits[k]) == key and block_flags[k]:
-                    return start + k
+            return first_in(bits, flags, start, stop, key)
     return -1
 
 
