@@ -42,9 +42,9 @@ def a_node(rng, case):
 @pytest.mark.parametrize("seed", range(4))
 def test_the_bounded_search_finds_the_row_scans_split(seed):
     """On 60 random nodes of 128-4,000 rows (a sub-range of the tree's rows, in ascending
-    ids), 2-4 classes, unit and whole weights: the same feature, rows on the left,
-    threshold, highest rank on the left, and class weights of the two sides; the first
-    feature and the first threshold win equal costs."""
+    ids), 2-4 classes, unit and whole weights: the same feature, rows on the left, rows
+    below and above the threshold, highest rank on the left, and class weights of the two
+    sides; the first feature and the first threshold win equal costs."""
     import numpy as np
 
     from refml_fast.tree import bounded, grow
@@ -54,7 +54,6 @@ def test_the_bounded_search_finds_the_row_scans_split(seed):
     for case in range(60):
         ranks, codes, weights, unit, selected = a_node(rng, case)
         d, n = ranks.shape
-        X = np.ascontiguousarray(ranks.T, dtype=float) * 0.5 - 3.0
         kept = np.sort(rng.choice(n, size=int(n * 0.9), replace=False)).astype(np.int32)
         start, end = int(rng.integers(0, 5)), kept.size - int(rng.integers(0, 5))
         node = kept[start:end]
@@ -62,13 +61,13 @@ def test_the_bounded_search_finds_the_row_scans_split(seed):
         node_counts = np.bincount(codes[node], weights[node], minlength=k).astype(float)
         scan_counts, bounded_counts = np.empty((2, k)), np.empty((2, k))
         expected = grow.find_split(
-            X, True, np.empty((d, 0), np.int32), np.empty((d, 0), np.int32), ranks, kept,
+            True, np.empty((d, 0), np.int32), np.empty((d, 0), np.int32), ranks, kept,
             np.empty((2, n), np.int64), np.empty(MAX_BUCKETS + 2, np.int64), codes, weights,
             start, end, 0, 2 if unit else 1, node_counts, selected, np.empty((4, k)),
             scan_counts, 1)
         slots = d
         found = bounded.find_split_bounded(
-            X, ranks, kept, np.empty((2, n), np.int64), np.empty(MAX_BUCKETS + 2, np.int64),
+            ranks, kept, np.empty((2, n), np.int64), np.empty(MAX_BUCKETS + 2, np.int64),
             codes, weights, unit, start, end, node_counts, selected, bounded_counts,
             np.empty((slots, bounded.MOST_BUCKETS + 1, k)),
             np.empty((slots, bounded.MOST_BUCKETS + 1), np.int64),

@@ -237,6 +237,7 @@ def test_a_node_split_from_bin_counts_is_the_split_from_ordered_rows():
     import numpy as np
 
     from refml_fast.tree import grow, grow_binned
+    from refml_fast.tree.kernels import midpoint
     from refml_fast.tree.word_sort import MAX_BUCKETS
 
     rng = np.random.default_rng(14)
@@ -265,12 +266,14 @@ def test_a_node_split_from_bin_counts_is_the_split_from_ordered_rows():
         node_counts = np.bincount(labels, weights, minlength=k).astype(float)
         selected = np.ones(d, dtype=np.bool_)
         ordered_counts, binned_counts = np.empty((2, k)), np.empty((2, k))
-        expected = grow.find_split(
-            np.ascontiguousarray(bins.T, dtype=float), True, np.empty((d, 0), np.int32),
-            np.empty((d, 0), np.int32), bins.astype(np.int32), rows,
-            np.empty((2, n), np.int64), np.empty(MAX_BUCKETS + 2, np.int64), labels, weights,
-            0, n, 0, 2 if unit else 1, node_counts, selected, np.empty((4, k)),
-            ordered_counts, min_leaf)
+        feature, n_left, below, above, boundary = grow.find_split(
+            True, np.empty((d, 0), np.int32), np.empty((d, 0), np.int32),
+            bins.astype(np.int32), rows, np.empty((2, n), np.int64),
+            np.empty(MAX_BUCKETS + 2, np.int64), labels, weights, 0, n, 0, 2 if unit else 1,
+            node_counts, selected, np.empty((4, k)), ordered_counts, min_leaf)
+        threshold = 0.0 if feature < 0 else midpoint(float(bins[feature, below]),
+                                                     float(bins[feature, above]))
+        expected = (feature, n_left, threshold, boundary)
         found = grow_binned.find_binned_split(
             bins, np.tile(np.arange(256.0), (d, 1)), rows, labels, weights, unit, 0, n,
             node_counts, selected,

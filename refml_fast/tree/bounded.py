@@ -45,7 +45,7 @@ MOST_BOUND_WORDS words; everywhere else ``grow.find_split``.
 import numpy as np
 
 from refml_fast.runtime.options import kernel
-from refml_fast.tree.kernels import LEAF, ROW_BITS, ROW_MASK, midpoint
+from refml_fast.tree.kernels import LEAF, ROW_BITS, ROW_MASK
 from refml_fast.tree.word_sort import gather_words, sort_gathered
 
 # Rows of a node from which its split is searched through buckets: 128 with two classes,
@@ -220,16 +220,16 @@ def order_kept_rows(slot_words, s, lo, shift, nb, cum, cum_rows, edge_cost, tota
 
 
 @kernel(refcounts=False)
-def find_split_bounded(X, ranks, rows, buffers, counts, codes, weights, unit, start, end,
+def find_split_bounded(ranks, rows, buffers, counts, codes, weights, unit, start, end,
                        node_counts, selected, best_counts, cum, cum_rows, edge_cost, keep,
                        layout, scratch, slot_words):
     """``grow.find_split`` of a node that sorts at its nodes, for the Gini criterion with
-    whole-number weights and min_samples_leaf 1: (feature, rows on the left, threshold,
-    highest rank on the left), feature -1 if none; best_counts the two sides' class
-    weights.  Scratch: ``cum`` (slots, B + 1, K), ``cum_rows`` and ``edge_cost`` (slots,
-    B + 1), ``keep`` (B,) bool, ``layout`` (slots, 4) int64, ``scratch`` (2, K),
-    ``slot_words`` (slots, >= m) int64; slots: the most features a node searches, B:
-    ``most_buckets`` of the node's rows or more."""
+    whole-number weights and min_samples_leaf 1: (feature, rows on the left, the rows below
+    and above the threshold, highest rank on the left), feature -1 if none; best_counts the
+    two sides' class weights.  Scratch: ``cum`` (slots, B + 1, K), ``cum_rows`` and
+    ``edge_cost`` (slots, B + 1), ``keep`` (B,) bool, ``layout`` (slots, 4) int64,
+    ``scratch`` (2, K), ``slot_words`` (slots, >= m) int64; slots: the most features a node
+    searches, B: ``most_buckets`` of the node's rows or more."""
     node_rows = rows[start:end]
     m = end - start
     totals = node_counts
@@ -288,13 +288,12 @@ def find_split_bounded(X, ranks, rows, buffers, counts, codes, weights, unit, st
                     best_counts[0, k] = cum[s, b + 1, k]
                     best_counts[1, k] = totals[k] - cum[s, b + 1, k]
     if best_feature == LEAF:
-        return LEAF, 0, 0.0, 0
+        return LEAF, 0, 0, 0, 0
     if best_slot >= 0:  # the rows either side of a boundary between buckets
         lo, shift = layout[best_slot, 1], layout[best_slot, 2]
         below, above, boundary = rows_beside(ranks[best_feature], node_rows,
                                              lo + ((best_bucket + 1) << shift) - 1)
-    threshold = midpoint(X[below, best_feature], X[above, best_feature])
-    return best_feature, best_n_left, threshold, boundary
+    return best_feature, best_n_left, below, above, boundary
 
 
 @kernel(refcounts=False)

@@ -38,6 +38,13 @@ from refml_fast.tree.bounded import (
     find_split_bounded,
     most_buckets,
 )
+from refml_fast.tree.compact import (
+    open_space,
+    space_of,
+    space_row_bytes,
+    subtree_spaces,
+    wants_space,
+)
 from refml_fast.tree.kernels import (
     FEATURE,
     LEAF,
@@ -112,21 +119,22 @@ def scan(words, codes, weights, criterion, whole_gini, node_counts, best_cost, s
 
 
 @kernel(refcounts=False)
-def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, counts, codes,
+def find_split(sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, counts, codes,
                weights, start, end, criterion, whole_gini, node_counts, selected, scratch,
                best_counts, min_leaf):
-    """(feature, rows on the left, threshold, highest rank on the left) of the best split of
-    the node [start, end), feature -1 if none; features in increasing j, strict improvement
-    only.  Each searched feature's rows in (rank, row id) order, as words in one row of
-    ``buffers`` (2 rows of n_kept int64), are its presorted segment packed, or, when the
-    tree sorts at its nodes, ``rows[start:end]`` (ascending row ids) ordered by
-    ``order_by_rank``.
-    ``node_counts``: the node's class totals."""
+    """(feature, rows on the left, the rows below and above the threshold, highest rank on
+    the left) of the best split of the node [start, end), feature -1 if none; features in
+    increasing j, strict improvement only.  Each searched feature's rows in (rank, row id)
+    order, as words in one row of ``buffers`` (2 rows of n_kept int64), are its presorted
+    segment packed, or, when the tree sorts at its nodes, ``rows[start:end]`` (ascending row
+    ids) ordered by ``order_by_rank``.  ``node_counts``: the node's class totals.
+    ``grow_tree`` takes the threshold, the midpoint of the feature's values on the rows
+    below and above, from X (through the rows' ids in the tree when the node is in a
+    space of its own, ``compact``)."""
     n_node = end - start
     best_cost = np.inf
     best_feature = LEAF
     best_n_left = 0
-    best_threshold = 0.0
     boundary = 0
     below = above = 0
     for j in range(selected.shape[0]):
@@ -145,9 +153,7 @@ def find_split(X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, coun
             best_n_left = n_left
             below, above = words[n_left - 1] & ROW_MASK, words[n_left] & ROW_MASK
             boundary = words[n_left - 1] >> ROW_BITS
-    if best_feature != LEAF:  # X read once per node, not per improving feature
-        best_threshold = midpoint(X[below, best_feature], X[above, best_feature])
-    return best_feature, best_n_left, best_threshold, boundary
+    return best_feature, best_n_left, below, above, boundary
 
 
 @kernel(refcounts=False)
@@ -324,6 +330,14 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     prefix_costs = np.empty(prefix_sums.shape[1])
     one_rows, one_ranks = sorted_rows[0], sorted_ranks[0]   # views made once, not per node
     counts = np.empty(n_classes)                            # the open node's class weights
+    # Sorting: subtrees' rows copied close together (``compact``), spaces 1.. nested in
+    # the tree's own, space 0 (bounds[level]: the positions of the node that opened it).
+    row_bytes = space_row_bytes(n_features, n_candidates, ranks.itemsize) if sorting else 0
+    space_ranks, space_rows, space_ids, space_codes, space_weights, bounds = subtree_spaces(
+        row_bytes, n_features, n_rows, ranks, codes)
+    bounds[0, 1] = n_rows
+    no_ids = np.empty(0, dtype=np.int32)
+    level = 0
     node_count = 0
     while n_pending > 0:
         n_pending -= 1
@@ -337,26 +351,62 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
             feature, n_left, threshold, boundary = find_split_one_feature(
                 X, one_rows, one_ranks, prefix, start, end, counts, best_counts, min_leaf,
                 prefix_sums, prefix_costs)
-        else:
-            select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates,
-                            state, order, selected)
-            if bounded and end - start >= large:
-                feature, n_left, threshold, boundary = find_split_bounded(
-                    X, ranks, rows, buffers, buckets, codes, weights, whole_gini == 2, start,
-                    end, counts, selected, best_counts, cum, cum_rows, edge_cost, keep,
-                    layout, scratch, slot_words)
-            else:
-                feature, n_left, threshold, boundary = find_split(
-                    X, sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets,
-                    codes, weights, start, end, criterion, whole_gini, counts, selected,
-                    scratch, best_counts, min_leaf)
-        if feature == LEAF:
-            continue
-        if sorting:
-            partition_rows(ranks, rows, start, end, feature, boundary, row_buffer)
-        else:
+            if feature == LEAF:
+                continue
             partition_node(sorted_rows, sorted_ranks, start, end, feature, n_left, goes_left,
                            row_buffer, rank_buffer)
+        elif not sorting:
+            select_features(sorted_ranks, ranks, rows, start, end, sorting, n_candidates,
+                            state, order, selected)
+            feature, n_left, below, above, boundary = find_split(
+                sorting, sorted_rows, sorted_ranks, ranks, rows, buffers, buckets, codes,
+                weights, start, end, criterion, whole_gini, counts, selected, scratch,
+                best_counts, min_leaf)
+            if feature == LEAF:
+                continue
+            threshold = midpoint(X[below, feature], X[above, feature])
+            partition_node(sorted_rows, sorted_ranks, start, end, feature, n_left, goes_left,
+                           row_buffer, rank_buffer)
+        else:  # sorting at the node, in the deepest space that holds it (``compact``)
+            level = space_of(bounds, level, start, end)
+            if wants_space(bounds, level, start, end, row_bytes):
+                into = level
+                if level == 0:
+                    open_space(ranks, rows, no_ids, codes, weights, start, end - start,
+                               space_ranks[0], space_rows[0], space_ids[0], space_codes[0],
+                               space_weights[0])
+                else:
+                    open_space(space_ranks[into - 1], space_rows[into - 1], space_ids[into - 1],
+                               space_codes[into - 1], space_weights[into - 1],
+                               start - bounds[level, 0], end - start, space_ranks[into],
+                               space_rows[into], space_ids[into], space_codes[into],
+                               space_weights[into])
+                level += 1
+                bounds[level, 0], bounds[level, 1] = start, end
+            if level == 0:
+                s_ranks, s_rows, s_codes, s_weights = ranks, rows, codes, weights
+            else:
+                s_ranks, s_rows = space_ranks[level - 1], space_rows[level - 1]
+                s_codes, s_weights = space_codes[level - 1], space_weights[level - 1]
+            s_start, s_end = start - bounds[level, 0], end - bounds[level, 0]
+            select_features(sorted_ranks, s_ranks, s_rows, s_start, s_end, sorting,
+                            n_candidates, state, order, selected)
+            if bounded and end - start >= large:
+                feature, n_left, below, above, boundary = find_split_bounded(
+                    s_ranks, s_rows, buffers, buckets, s_codes, s_weights, whole_gini == 2,
+                    s_start, s_end, counts, selected, best_counts, cum, cum_rows, edge_cost,
+                    keep, layout, scratch, slot_words)
+            else:
+                feature, n_left, below, above, boundary = find_split(
+                    sorting, sorted_rows, sorted_ranks, s_ranks, s_rows, buffers, buckets,
+                    s_codes, s_weights, s_start, s_end, criterion, whole_gini, counts,
+                    selected, scratch, best_counts, min_leaf)
+            if feature == LEAF:
+                continue
+            if level > 0:  # the rows' ids in the tree, for X
+                below, above = space_ids[level - 1, below], space_ids[level - 1, above]
+            threshold = midpoint(X[below, feature], X[above, feature])
+            partition_rows(s_ranks, s_rows, s_start, s_end, feature, boundary, row_buffer)
         nodes[node, FEATURE] = feature
         thresholds[node] = threshold
         push_children(stack, stack_counts, n_pending, start, start + n_left, end, depth, node,
