@@ -304,12 +304,16 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     selected = np.empty(n_features, dtype=np.bool_)
     scratch = np.empty((4, n_classes))
     best_counts = np.empty((2, n_classes))
-    goes_left = np.empty(X.shape[0], dtype=np.bool_)
-    row_buffer = np.empty(n_rows, dtype=kept_rows.dtype)
-    rank_buffer = np.empty(n_rows if not sorting else 0, dtype=kept_rows.dtype)
-    rows = kept_rows.copy()  # sorting: every node's rows, in its segment
-    buffers = np.empty((2, n_rows), dtype=np.int64)  # a feature's words, and scratch
-    buckets = np.empty(MAX_BUCKETS + 2, dtype=np.int64)
+    # Scratch only where the tree's way reads it (a one-feature tree's prefix scan and
+    # partition need none): every allocation past 128 KiB is a mapping of its own.
+    one_prefix = n_features == 1 and not sorting and whole_gini != 0
+    segments = 0 if sorting or n_features == 1 else n_rows  # partition_node's
+    goes_left = np.empty(X.shape[0] if segments else 0, dtype=np.bool_)
+    row_buffer = np.empty(n_rows if sorting else segments, dtype=kept_rows.dtype)
+    rank_buffer = np.empty(segments, dtype=kept_rows.dtype)
+    rows = kept_rows.copy() if sorting else np.empty(0, dtype=kept_rows.dtype)  # its nodes' rows
+    buffers = np.empty((2, 0 if one_prefix else n_rows), dtype=np.int64)  # a feature's words
+    buckets = np.empty(MAX_BUCKETS + 2 if sorting else 0, dtype=np.int64)
     # Large nodes' splits through bucket bounds (``bounded``), where they apply.
     most = most_buckets(n_rows)
     slots = min(n_candidates, n_features)
@@ -324,7 +328,7 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
     slot_words = np.empty((slots, n_rows if bounded else 0), dtype=np.int64)
     # One feature, presorted, Gini in whole numbers: every node a run of one order.
     prefix = np.empty((n_classes, 0))
-    if n_features == 1 and not sorting and whole_gini != 0:
+    if one_prefix:
         prefix = class_prefix(sorted_rows[0], codes, weights, whole_gini == 2, n_classes)
     prefix_sums = np.empty((3, CHUNK if prefix.shape[1] > 0 else 0))
     prefix_costs = np.empty(prefix_sums.shape[1])
