@@ -79,10 +79,35 @@ def test_the_bounded_search_finds_the_row_scans_split(seed):
             np.testing.assert_array_equal(bounded_counts, scan_counts)
 
 
+def test_the_quick_bound_is_below_every_point_of_the_box_and_tight_on_a_point():
+    """G(low) + G(T - high) against the cost of every whole-number point of 300 small
+    boxes (2-4 classes, sides of 0-3, totals of 2-30: impurities far from their limits),
+    and equal to the one point's cost when low = high."""
+    import itertools
+
+    import numpy as np
+
+    from refml_fast.tree import bounded
+
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        k = int(rng.integers(2, 5))
+        totals = rng.integers(2, 31, size=k).astype(float)
+        low = np.floor(totals * rng.random(k))
+        high = np.minimum(low + rng.integers(0, 4, size=k), totals)
+        total = float(totals.sum())
+        quick = bounded.quick_bound(low, high, totals, total)
+        for point in itertools.product(*(range(int(a), int(b) + 1) for a, b in zip(low, high))):
+            assert quick <= bounded.split_cost(np.array(point, float), totals, total) * (
+                1.0 + 1e-12)
+        assert bounded.quick_bound(low, low, totals, total) == pytest.approx(
+            bounded.split_cost(low, totals, total), rel=1e-12, abs=1e-12)
+
+
 def test_the_bound_is_below_every_threshold_inside_a_bucket():
     """The least corner cost of a bucket's box is at most the cost of every threshold
-    inside it (the cost is concave in the left class weights): every prefix of 40 random
-    buckets of rows, 2-4 classes."""
+    inside it (the cost is concave in the left class weights), and the quick bound is at
+    most the corners': every prefix of 40 random buckets of rows, 2-4 classes."""
     import numpy as np
 
     from refml_fast.tree import bounded
@@ -98,6 +123,7 @@ def test_the_bound_is_below_every_threshold_inside_a_bucket():
         bound = bounded.bucket_bound(
             low, high, totals, total, np.empty(k),
             bounded.split_cost(low, totals, total), bounded.split_cost(high, totals, total))
+        assert bounded.quick_bound(low, high, totals, total) <= bound
         left = low.copy()
         for code in bucket:
             left[code] += 1.0

@@ -20,7 +20,11 @@ bit for bit, as ``grow.find_split`` (tested against it on the same nodes).
    side (0 for a side without weight), is concave in c: W - ||c||^2 / W is a sum of W and
    the negated perspective of the convex ||c||^2.  A concave function's least value on a
    box is at one of its 2^K corners, so the least corner cost bounds every threshold in
-   the bucket from below.
+   the bucket from below.  A cheaper bound comes first (``quick_bound``): G(low) +
+   G(T - high), as a side only gains impurity as rows join it; a bucket it already puts
+   beyond the best cost needs no corners (30,000 x 30, three classes, 20 trees on one
+   thread: 0.234-0.238 -> 0.198-0.205 s; the quick bound alone, sorting every bucket it
+   keeps: 0.205, and slower elsewhere).
 3. The least boundary cost over all searched features is a cost some threshold reaches.
    A bucket whose bound exceeds it, even after a relative margin of 1e-12 (the costs are
    floats: each side's numerator is an exact integer here, one division rounds, so a
@@ -97,6 +101,33 @@ def bucket_bound(low, high, totals, total, corner, low_cost, high_cost):
         for k in range(n_classes):
             corner[k] = high[k] if mask >> k & 1 else low[k]
         bound = min(bound, split_cost(corner, totals, total))
+    return bound
+
+
+@kernel(refcounts=False, inline=True)
+def quick_bound(low, high, totals, total):
+    """A lower bound of every threshold's cost in the box low <= c <= high, at most
+    ``bucket_bound``'s and cheaper (two divisions, not two a corner): G(low) + G(T - high).
+    A side's Gini sum G(c) = W - ||c||^2 / W is concave and grows in proportion to c
+    (G(t c) = t G(c)), so G(a + b) = 2 G((a + b) / 2) >= G(a) + G(b) >= G(a): a side only
+    gains impurity as rows join it, and inside the box the left side holds low's rows and
+    more, the right T - high's and more.  Each numerator an exact integer with whole
+    weights, one division rounding: within bucket_bound's margin."""
+    w_left = 0.0
+    w_right = 0.0
+    squares_left = 0.0
+    squares_right = 0.0
+    for k in range(low.shape[0]):
+        w_left += low[k]
+        squares_left += low[k] * low[k]
+        r = totals[k] - high[k]
+        w_right += r
+        squares_right += r * r
+    bound = 0.0
+    if w_left > 0.0:
+        bound += (w_left * w_left - squares_left) / w_left
+    if w_right > 0.0:
+        bound += (w_right * w_right - squares_right) / w_right
     return bound
 
 
@@ -198,6 +229,8 @@ def order_kept_rows(slot_words, s, lo, shift, nb, cum, cum_rows, edge_cost, tota
     for b in range(nb):
         keep[b] = False
         if shift > 0 and cum_rows[s, b + 1] - cum_rows[s, b] >= 2:
+            if quick_bound(cum[s, b], cum[s, b + 1], totals, total) * (1.0 - MARGIN) > limit:
+                continue                     # below bucket_bound's: it would skip it too
             low_bound = bucket_bound(cum[s, b], cum[s, b + 1], totals, total, corner,
                                      edge_cost[s, b], edge_cost[s, b + 1])
             if low_bound * (1.0 - MARGIN) <= limit:
