@@ -15,7 +15,7 @@ def a_node(rng, case):
     outliers, or equal costs (a copied feature, a mirrored class pattern)."""
     import numpy as np
 
-    n, d, k = int(rng.integers(128, 4000)), int(rng.integers(1, 6)), int(rng.integers(2, 5))
+    n, d, k = int(rng.integers(128, 4000)), int(rng.integers(1, 6)), int(rng.integers(2, 7))
     kind = case % 4
     if kind == 0:
         ranks = np.argsort(np.argsort(rng.random((d, n)), axis=1), axis=1)
@@ -42,7 +42,7 @@ def a_node(rng, case):
 @pytest.mark.parametrize("seed", range(4))
 def test_the_bounded_search_finds_the_row_scans_split(seed):
     """On 60 random nodes of 128-4,000 rows (a sub-range of the tree's rows, in ascending
-    ids), 2-4 classes, unit and whole weights: the same feature, rows on the left, rows
+    ids), 2-6 classes, unit and whole weights: the same feature, rows on the left, rows
     below and above the threshold, highest rank on the left, and class weights of the two
     sides; the first feature and the first threshold win equal costs."""
     import numpy as np
@@ -81,7 +81,7 @@ def test_the_bounded_search_finds_the_row_scans_split(seed):
 
 def test_the_quick_bound_is_below_every_point_of_the_box_and_tight_on_a_point():
     """G(low) + G(T - high) against the cost of every whole-number point of 300 small
-    boxes (2-4 classes, sides of 0-3, totals of 2-30: impurities far from their limits),
+    boxes (2-6 classes, sides of 0-3, totals of 2-30: impurities far from their limits),
     and equal to the one point's cost when low = high."""
     import itertools
 
@@ -91,7 +91,7 @@ def test_the_quick_bound_is_below_every_point_of_the_box_and_tight_on_a_point():
 
     rng = np.random.default_rng(11)
     for _ in range(300):
-        k = int(rng.integers(2, 5))
+        k = int(rng.integers(2, 7))
         totals = rng.integers(2, 31, size=k).astype(float)
         low = np.floor(totals * rng.random(k))
         high = np.minimum(low + rng.integers(0, 4, size=k), totals)
@@ -107,14 +107,14 @@ def test_the_quick_bound_is_below_every_point_of_the_box_and_tight_on_a_point():
 def test_the_bound_is_below_every_threshold_inside_a_bucket():
     """The least corner cost of a bucket's box is at most the cost of every threshold
     inside it (the cost is concave in the left class weights), and the quick bound is at
-    most the corners': every prefix of 40 random buckets of rows, 2-4 classes."""
+    most the corners': every prefix of 40 random buckets of rows, 2-6 classes."""
     import numpy as np
 
     from refml_fast.tree import bounded
 
     rng = np.random.default_rng(7)
     for _ in range(40):
-        k = int(rng.integers(2, 5))
+        k = int(rng.integers(2, 7))
         totals = rng.integers(5, 400, size=k).astype(float)
         low = np.floor(totals * rng.random(k) * 0.8)
         bucket = rng.permutation(np.repeat(np.arange(k), rng.integers(0, 6, size=k)))
@@ -130,13 +130,18 @@ def test_the_bound_is_below_every_threshold_inside_a_bucket():
             assert bound <= bounded.split_cost(left, totals, total)
 
 
-def test_a_forest_of_large_nodes_grows_refmls_trees():
-    """Members whose top nodes search through bucket bounds (1,500 rows, three classes,
-    continuous and integer features): each member is refml's tree, thresholds included."""
+@pytest.mark.parametrize("n, k", [(1_500, 3), (3_600, 6)])
+def test_a_forest_of_large_nodes_grows_refmls_trees(n, k):
+    """Members whose top nodes search through bucket bounds (1,500 rows and three classes;
+    3,600 rows and six, searched through buckets from 2,048 rows; continuous and integer
+    features): each member is refml's tree, thresholds included."""
     import numpy as np
 
+    from refml_fast.tree import bounded
+
+    assert bounded.bounded_from(k) < 0.6 * n       # the root's kept rows (about 0.63 n)
     rng = np.random.default_rng(11)
-    y = rng.integers(0, 3, size=1500)
-    X = np.column_stack([y + rng.normal(size=1500), rng.integers(0, 30, size=1500),
-                         rng.normal(size=(1500, 3))])
+    y = rng.integers(0, k, size=n)
+    X = np.column_stack([y + rng.normal(size=n), rng.integers(0, 30, size=n),
+                         rng.normal(size=(n, 3))])
     assert_forest_members_are_refmls_trees(X, y, n_estimators=2, random_state=4)

@@ -62,7 +62,8 @@ def test_the_forest_sorts_at_nodes_and_its_members_are_refmls_trees():
     assert buckets_apply(1, 1, 4, 1_000, 6) and buckets_apply(2, 1, 2, 1_000, 6)
     assert not buckets_apply(0, 1, 2, 1_000, 6)            # entropy, or weights not whole
     assert not buckets_apply(1, 2, 2, 1_000, 6)            # min_samples_leaf 2
-    assert not buckets_apply(1, 1, 5, 1_000, 6)            # five classes
+    assert buckets_apply(1, 1, 6, 1_000, 6)                # six classes
+    assert not buckets_apply(1, 1, 7, 1_000, 6)            # seven classes
     assert not buckets_apply(1, 1, 2, 2_000_000, 10)       # tables beyond MOST_BOUND_WORDS
     X, y = data_sets()[0]
     assert_forest_members_are_refmls_trees(X[:160, :12], y[:160], n_estimators=4,

@@ -53,15 +53,19 @@ from refml_fast.tree.kernels import LEAF, ROW_BITS, ROW_MASK
 from refml_fast.tree.word_sort import gather_words, sort_gathered
 
 # Rows of a node from which its split is searched through buckets: 128 with two classes,
-# 256 with three, 512 with four (a bucket's corners double with each class).  Measured on
-# the nodes of captured forest members, ns a searched feature's row, row scan against
-# buckets: two classes at 128-255 rows 18.1 against 13.4; three classes at 128-255 13.4
-# against 15.3, at 256-511 11.5 against 9.8; four classes at 256-511 11.1 against 12.9,
-# at 512-1,023 10.3 against 10.3.
+# 256 with three, 512 with four, 1,024 with five, 2,048 with six (a bucket's corners
+# double with each class).  Measured on the nodes of captured forest members, ns a
+# searched feature's row, row scan against buckets: two classes at 128-255 rows 18.1
+# against 13.4; three classes at 128-255 13.4 against 15.3, at 256-511 11.5 against 9.8;
+# four classes at 256-511 11.1 against 12.9, at 512-1,023 10.3 against 10.3.  Five and
+# six classes follow the doubling, measured on whole forests only (one thread, fits, the
+# row scan against buckets: 30,000 x 30 with six classes 0.177 -> 0.144 s, 50,000 x 20
+# with six 0.252 -> 0.233, 200,000 x 10 with five 0.478 -> 0.417; with eight classes
+# the buckets lost, 0.242 -> 0.255).
 BOUNDED_FROM_TWO_CLASSES = 128
 ROWS_PER_BUCKET = 16   # a bucket's rows, about, when a node's ranks are spread
 MOST_BUCKETS = 2048    # of one feature at one node
-MOST_CLASSES = 4       # 2^K corners a bucket
+MOST_CLASSES = 6       # 2^K corners a bucket
 MARGIN = 1e-12         # relative, below a bound before its bucket is skipped
 MOST_BOUND_WORDS = 2 ** 24  # of a tree's bucket tables (128 MiB; more: the row scan)
 

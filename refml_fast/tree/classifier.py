@@ -98,7 +98,7 @@ def sorts_at_nodes(n_features, n_candidates, buckets=False):
     ``bounded.buckets_apply``; 30-tree forests, fit s, presorted against sorting: 50,000 x
     20, three classes, half the features 1.08 -> 0.82, 4/5 1.54 -> 1.31; 20,000 x 50, two
     classes, half 0.96 -> 0.46, 4/5 1.18 -> 0.72; all: 1.54 and 1.56 on 50,000 x 20, but
-    five classes, without buckets, 4/5 1.35 -> 1.69)."""
+    five classes, before they had buckets, 4/5 1.35 -> 1.69)."""
     if buckets:
         return n_candidates < n_features
     return 5 * n_candidates <= 2 * n_features
