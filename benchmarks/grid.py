@@ -280,6 +280,8 @@ def onedal_cells():
         knn_cell(300_000, 4, 3, 20_000, neighbors=10),
         knn_cell(100_000, 6, 3, 20_000, spread=2.0),
         knn_cell(50_000, 8, 5, 10_000),
+        # as many queries as rows, k = 1: 1.04-1.22 against intelex on 2026-12-01
+        knn_cell(50_000, 3, 3, 50_000, neighbors=1),
         blob_cell("forest 300 trees 20,000 x 50 K=2", 20_000, 50, 2, 2.0, 50, forest(300)),
         blob_cell("forest 50 trees 200,000 x 10 K=5", 200_000, 10, 5, 2.0, 51, forest(50)),
         blob_cell("forest 100 trees 50,000 x 20 K=3", 50_000, 20, 3, 2.0, 3, forest(100)),
@@ -289,6 +291,8 @@ def onedal_cells():
         # one feature (1.17 against intelex on 2026-12-01), and small trees (0.72-1.32)
         blob_cell("forest 50 trees 10,031 x 1 K=3", 10_031, 1, 3, 0.3, 110, forest(50)),
         blob_cell("forest 100 trees 1,000 x 10 K=2", 1_000, 10, 2, 1.0, 100, forest(100)),
+        # six classes, before their trees had bucket bounds: 1.04-1.05 on 2026-12-01
+        blob_cell("forest 100 trees 30,000 x 30 K=6", 30_000, 30, 6, 1.0, 72, forest(100)),
         # as users write it: n_jobs left at None (refml_fast and oneDAL: every core;
         # scikit-learn: one)
         blob_cell("forest 100 trees 20,000 x 50 K=3 default n_jobs", 20_000, 50, 3, 2.0, 52,
