@@ -85,13 +85,14 @@ def split_cost(left, totals, total):
         squares_left += c * c
         r = totals[k] - c
         squares_right += r * r
-    w_right = total - w_left
-    cost = 0.0
-    if w_left > 0.0:
-        cost += (w_left * w_left - squares_left) / w_left
-    if w_right > 0.0:
-        cost += (w_right * w_right - squares_right) / w_right
-    return cost
+    return side_cost(w_left, squares_left) + side_cost(total - w_left, squares_right)
+
+
+@kernel(refcounts=False, inline=True)
+def side_cost(weight, squares):
+    """A side's Gini sum (W^2 - S) / W from its weight W and sum of squared class weights
+    S, 0 for a side without weight."""
+    return (weight * weight - squares) / weight if weight > 0.0 else 0.0
 
 
 @kernel(refcounts=False)
@@ -127,12 +128,7 @@ def quick_bound(low, high, totals, total):
         r = totals[k] - high[k]
         w_right += r
         squares_right += r * r
-    bound = 0.0
-    if w_left > 0.0:
-        bound += (w_left * w_left - squares_left) / w_left
-    if w_right > 0.0:
-        bound += (w_right * w_right - squares_right) / w_right
-    return bound
+    return side_cost(w_left, squares_left) + side_cost(w_right, squares_right)
 
 
 @kernel(refcounts=False, inline=True)
