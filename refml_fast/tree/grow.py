@@ -373,18 +373,17 @@ def grow_tree(X, ranks, kept_rows, sorted_rows, sorted_ranks, codes, weights, se
                            row_buffer, rank_buffer)
         else:  # sorting at the node, in the deepest space that holds it (``compact``)
             level = space_of(bounds, level, start, end)
-            if wants_space(bounds, level, start, end, row_bytes):
-                into = level
+            if wants_space(bounds, level, start, end, row_bytes):  # space `level` + 1
                 if level == 0:
                     open_space(ranks, rows, no_ids, codes, weights, start, end - start,
                                space_ranks[0], space_rows[0], space_ids[0], space_codes[0],
                                space_weights[0])
                 else:
-                    open_space(space_ranks[into - 1], space_rows[into - 1], space_ids[into - 1],
-                               space_codes[into - 1], space_weights[into - 1],
-                               start - bounds[level, 0], end - start, space_ranks[into],
-                               space_rows[into], space_ids[into], space_codes[into],
-                               space_weights[into])
+                    open_space(space_ranks[level - 1], space_rows[level - 1],
+                               space_ids[level - 1], space_codes[level - 1],
+                               space_weights[level - 1], start - bounds[level, 0],
+                               end - start, space_ranks[level], space_rows[level],
+                               space_ids[level], space_codes[level], space_weights[level])
                 level += 1
                 bounds[level, 0], bounds[level, 1] = start, end
             if level == 0:
